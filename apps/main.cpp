@@ -1,0 +1,48 @@
+// clothfit: validate an inextensible cloth simulator against motion capture and fit its
+// parameters. This file only dispatches to the sub-commands.
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "apps/commands.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int, char**);
+};
+
+constexpr Command kCommands[] = {
+    {"simulate", "run a scenario and write trajectories and a summary",
+     clothfit::apps::run_simulate_command},
+    {"inspect", "describe a Motive CSV take: assets, frames, gaps",
+     clothfit::apps::run_inspect_command},
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: clothfit <command> [options]\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "\nRun `clothfit <command> --help` for the options of one command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return clothfit::apps::kExitBadInput;
+  }
+  const std::string_view name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(std::cout);
+    return clothfit::apps::kExitOk;
+  }
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.run(argc - 1, argv + 1);
+  }
+  std::cerr << "clothfit: unknown command '" << name << "'\n\n";
+  print_usage(std::cerr);
+  return clothfit::apps::kExitBadInput;
+}

@@ -1,0 +1,67 @@
+// One interface for the QP solvers of a time step: the paper's active-set method and the
+// interior-point baseline (Ipopt). Options in, Summary out (numerical trouble is reported in the
+// Summary, never thrown).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/qp/qp_problem.hpp"
+
+namespace clothfit::qp {
+
+enum class QpSolverType { kActiveSet, kInteriorPoint };
+
+// "active-set" / "interior-point"; parse returns false for anything else.
+std::string_view to_string(QpSolverType type);
+bool parse_qp_solver_type(std::string_view text, QpSolverType* type);
+
+struct QpSolverOptions {
+  // Active set: cap on working-set changes (one row in or out each) per solve.
+  int max_working_set_changes = 2000;
+  // Active set: an observed inequality row counts as violated when c_I + A_I x < −feasibility_tol.
+  double feasibility_tolerance = 1e-12;
+  // Active set: a row is linearly dependent on the working set when its Schur-complement pivot is
+  // below dependence_tolerance times its own norm² in the D⁻¹ metric (paper Remark 5.2).
+  double dependence_tolerance = 1e-10;
+  // Relative regularisation added to the diagonal of the equality Delassus matrix A_E D⁻¹ A_Eᵀ so
+  // that rank-deficient equality rows (a flat sheet) can be factored: ε = reg · mean(diagonal).
+  double equality_regularization = 1e-12;
+  // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
+  double interior_point_tolerance = 1e-10;
+  int interior_point_max_iterations = 200;
+};
+
+enum class QpTermination {
+  kConverged,           // KKT conditions hold to the tolerances
+  kIterationLimit,      // working-set changes or Ipopt iterations exhausted; x is the last iterate
+  kNumericalFailure,    // factorisation failed or the solver reported an error
+};
+
+std::string_view to_string(QpTermination termination);
+
+struct QpSummary {
+  QpTermination termination = QpTermination::kNumericalFailure;
+  int iterations = 0;          // working-set changes (active set) or Ipopt iterations
+  int dependent_rows = 0;      // rows swapped out by the linear-dependence guard (active set)
+  std::string message;
+
+  bool ok() const { return termination == QpTermination::kConverged; }
+};
+
+class QpSolver {
+ public:
+  virtual ~QpSolver() = default;
+  virtual std::string_view name() const = 0;
+  // Solves `problem`. `initial_working_set` lists inequality rows believed active (e.g. the
+  // previous step's contacts); solvers that cannot use it ignore it. The solution keeps its
+  // vectors sized to the problem even when the solve fails.
+  virtual QpSummary solve(const QpProblem& problem, const std::vector<int>& initial_working_set,
+                          QpSolution* solution) = 0;
+};
+
+std::unique_ptr<QpSolver> make_qp_solver(QpSolverType type, const QpSolverOptions& options = {});
+
+}  // namespace clothfit::qp
