@@ -1,0 +1,147 @@
+#include "core/obstacles/rigid_motion.hpp"
+
+#include <Eigen/Geometry>
+#include <cassert>
+#include <cmath>
+
+namespace clothfit::obstacles {
+
+namespace {
+
+// Index i of the segment [t_i, t_{i+1}] holding t for interpolation, or -1 before the first and
+// n-1 after the last keyframe. `left` picks the segment that ends at t when t is a keyframe time.
+template <typename Keyframe>
+int segment_of(const std::vector<Keyframe>& keys, double t, bool left) {
+  const int n = static_cast<int>(keys.size());
+  if (left ? t <= keys.front().time_s : t < keys.front().time_s)
+    return -1;
+  if (left ? t > keys.back().time_s : t >= keys.back().time_s)
+    return n - 1;
+  int lo = 0, hi = n - 1;  // keys[lo].time ≤ t < keys[hi].time (or < for left)
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    const bool before = left ? keys[mid].time_s < t : keys[mid].time_s <= t;
+    (before ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+template <typename Keyframe, typename Get>
+auto interpolate(const std::vector<Keyframe>& keys, double t, Get get) {
+  const int i = segment_of(keys, t, /*left=*/false);
+  if (i < 0)
+    return get(keys.front());
+  if (i >= static_cast<int>(keys.size()) - 1)
+    return get(keys.back());
+  const double s = (t - keys[i].time_s) / (keys[i + 1].time_s - keys[i].time_s);
+  return decltype(get(keys[i]))((1.0 - s) * get(keys[i]) + s * get(keys[i + 1]));
+}
+
+template <typename Keyframe, typename Get>
+auto rate(const std::vector<Keyframe>& keys, double t, Get get) {
+  using Value = decltype(get(keys.front()));
+  const int i = segment_of(keys, t, /*left=*/true);
+  if (i < 0 || i >= static_cast<int>(keys.size()) - 1)
+    return Value(0.0 * get(keys.front()));
+  return Value((get(keys[i + 1]) - get(keys[i])) / (keys[i + 1].time_s - keys[i].time_s));
+}
+
+template <typename Keyframe>
+bool times_increasing(const std::vector<Keyframe>& keys, const char* what, std::string* why) {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!std::isfinite(keys[i].time_s)) {
+      if (why)
+        *why = std::string(what) + " keyframe " + std::to_string(i) + " has a non-finite time";
+      return false;
+    }
+    if (i > 0 && !(keys[i].time_s > keys[i - 1].time_s)) {
+      if (why)
+        *why = std::string(what) + " keyframe times must be strictly increasing";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool RigidMotionOptions::is_valid(std::string* why) const {
+  if (!axis.allFinite() || !(axis.norm() > 0.0)) {
+    if (why)
+      *why = "the rotation axis must be a finite nonzero vector";
+    return false;
+  }
+  if (!pivot_m.allFinite()) {
+    if (why)
+      *why = "the pivot must be finite";
+    return false;
+  }
+  for (const AngleKeyframe& k : angle_keyframes) {
+    if (!std::isfinite(k.angle_rad)) {
+      if (why)
+        *why = "angle keyframes must be finite";
+      return false;
+    }
+  }
+  for (const OffsetKeyframe& k : offset_keyframes) {
+    if (!k.offset_m.allFinite()) {
+      if (why)
+        *why = "offset keyframes must be finite";
+      return false;
+    }
+  }
+  return times_increasing(angle_keyframes, "angle", why) &&
+         times_increasing(offset_keyframes, "offset", why);
+}
+
+RigidMotion::RigidMotion(RigidMotionOptions options) : m_options(std::move(options)) {
+  assert(m_options.is_valid());
+  m_options.axis.normalize();
+  m_identity = true;
+  for (const AngleKeyframe& k : m_options.angle_keyframes)
+    m_identity &= k.angle_rad == 0.0;
+  for (const OffsetKeyframe& k : m_options.offset_keyframes)
+    m_identity &= k.offset_m.isZero(0.0);
+}
+
+double RigidMotion::angle_rad(double t_s) const {
+  if (m_options.angle_keyframes.empty())
+    return 0.0;
+  return interpolate(m_options.angle_keyframes, t_s,
+                     [](const AngleKeyframe& k) { return k.angle_rad; });
+}
+
+double RigidMotion::angular_speed_rad_s(double t_s) const {
+  if (m_options.angle_keyframes.empty())
+    return 0.0;
+  return rate(m_options.angle_keyframes, t_s, [](const AngleKeyframe& k) { return k.angle_rad; });
+}
+
+Eigen::Vector3d RigidMotion::offset_m(double t_s) const {
+  if (m_options.offset_keyframes.empty())
+    return Eigen::Vector3d::Zero();
+  return interpolate(m_options.offset_keyframes, t_s,
+                     [](const OffsetKeyframe& k) -> Eigen::Vector3d { return k.offset_m; });
+}
+
+Eigen::Vector3d RigidMotion::offset_velocity_m_s(double t_s) const {
+  if (m_options.offset_keyframes.empty())
+    return Eigen::Vector3d::Zero();
+  return rate(m_options.offset_keyframes, t_s,
+              [](const OffsetKeyframe& k) -> Eigen::Vector3d { return k.offset_m; });
+}
+
+RigidPose RigidMotion::pose(double t_s) const {
+  RigidPose pose;
+  if (m_identity)
+    return pose;
+  pose.identity = false;
+  pose.rotation = Eigen::AngleAxisd(angle_rad(t_s), m_options.axis).toRotationMatrix();
+  pose.pivot_rest_m = m_options.pivot_m;
+  pose.pivot_world_m = m_options.pivot_m + offset_m(t_s);
+  pose.angular_velocity = angular_speed_rad_s(t_s) * m_options.axis;
+  pose.linear_velocity_m_s = offset_velocity_m_s(t_s);
+  return pose;
+}
+
+}  // namespace clothfit::obstacles
