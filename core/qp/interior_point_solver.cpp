@@ -1,0 +1,424 @@
+#include "core/qp/interior_point_solver.hpp"
+
+#include <IpIpoptApplication.hpp>
+#include <IpSolveStatistics.hpp>
+#include <IpTNLP.hpp>
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <exception>
+#include <sstream>
+#include <string>
+
+#include "core/qp/qp_kkt.hpp"
+
+namespace clothfit::qp {
+namespace {
+
+using Ipopt::Index;
+using Ipopt::Number;
+
+// Ipopt treats bounds beyond ±1e19 as absent.
+constexpr Number kNoBound = 1e20;
+
+// ‖row‖∞ of each row of a row-major sparse matrix: (rows).
+Eigen::VectorXd row_max_norms(const SparseRowMatrix& matrix) {
+  Eigen::VectorXd norms = Eigen::VectorXd::Zero(matrix.rows());
+  for (int row = 0; row < matrix.outerSize(); ++row) {
+    for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it) {
+      norms[row] = std::max(norms[row], std::abs(it.value()));
+    }
+  }
+  return norms;
+}
+
+int stored_entries(const SparseRowMatrix& matrix) {
+  int count = 0;
+  for (int row = 0; row < matrix.outerSize(); ++row) {
+    for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+// The QP as an Ipopt TNLP; writes Ipopt's final iterate into `solution` (converted to the sign
+// convention of qp_problem.hpp, before clipping).
+class QpTnlp final : public Ipopt::TNLP {
+ public:
+  QpTnlp(const QpProblem& problem, QpSolution* solution)
+      : m_problem(problem),
+        m_solution(solution),
+        m_num_padding(std::max(0, problem.num_equalities() - problem.num_variables() + 1)) {
+    const Eigen::VectorXd equality_norms = row_max_norms(problem.equality_jacobian);
+    const Eigen::VectorXd inequality_norms = row_max_norms(problem.inequality_jacobian);
+    // Step length σ of the header.
+    double step = 0.0;
+    for (int j = 0; j < problem.num_variables(); ++j) {
+      step = std::max(step, std::abs(problem.linear[j]) / problem.mass[j]);
+    }
+    for (int i = 0; i < problem.num_equalities(); ++i) {
+      if (equality_norms[i] > 0.0) {
+        step = std::max(step, std::abs(problem.equality_offset[i]) / equality_norms[i]);
+      }
+    }
+    for (int i = 0; i < problem.num_inequalities(); ++i) {
+      if (inequality_norms[i] > 0.0) {
+        step = std::max(step, std::max(0.0, -problem.inequality_offset[i]) / inequality_norms[i]);
+      }
+    }
+    if (!(step > 0.0) || !std::isfinite(step)) {
+      step = 1.0;
+    }
+    m_step = step;
+    const double max_mass = problem.mass.size() > 0 ? problem.mass.maxCoeff() : 1.0;
+    m_padding_mass = max_mass > 0.0 && std::isfinite(max_mass) ? max_mass : 1.0;
+    m_objective_scaling = 1.0 / (step * step * m_padding_mass);
+    m_row_scaling.resize(problem.num_equalities() + problem.num_inequalities());
+    for (int i = 0; i < problem.num_equalities(); ++i) {
+      m_row_scaling[i] = 1.0 / (step * (equality_norms[i] > 0.0 ? equality_norms[i] : 1.0));
+    }
+    for (int i = 0; i < problem.num_inequalities(); ++i) {
+      m_row_scaling[problem.num_equalities() + i] =
+          1.0 / (step * (inequality_norms[i] > 0.0 ? inequality_norms[i] : 1.0));
+    }
+  }
+
+  bool finalized() const { return m_finalized; }
+
+  bool get_nlp_info(Index& n, Index& m, Index& nnz_jac_g, Index& nnz_h_lag,
+                    IndexStyleEnum& index_style) override {
+    n = m_problem.num_variables() + m_num_padding;
+    m = m_problem.num_equalities() + m_problem.num_inequalities();
+    nnz_jac_g =
+        stored_entries(m_problem.equality_jacobian) + stored_entries(m_problem.inequality_jacobian);
+    nnz_h_lag = n;
+    index_style = C_STYLE;
+    return true;
+  }
+
+  bool get_bounds_info(Index n, Number* x_l, Number* x_u, Index m, Number* g_l,
+                       Number* g_u) override {
+    std::fill(x_l, x_l + n, -kNoBound);
+    std::fill(x_u, x_u + n, kNoBound);
+    const int m_e = m_problem.num_equalities();
+    for (int i = 0; i < m_e; ++i) {
+      g_l[i] = -m_problem.equality_offset[i];
+      g_u[i] = -m_problem.equality_offset[i];
+    }
+    for (int i = m_e; i < m; ++i) {
+      g_l[i] = -m_problem.inequality_offset[i - m_e];
+      g_u[i] = kNoBound;
+    }
+    return true;
+  }
+
+  bool get_scaling_parameters(Number& obj_scaling, bool& use_x_scaling, Index n, Number* x_scaling,
+                              bool& use_g_scaling, Index m, Number* g_scaling) override {
+    obj_scaling = m_objective_scaling;
+    use_x_scaling = true;
+    std::fill(x_scaling, x_scaling + n, 1.0 / m_step);
+    use_g_scaling = true;
+    std::copy(m_row_scaling.data(), m_row_scaling.data() + m, g_scaling);
+    return true;
+  }
+
+  bool get_starting_point(Index n, bool init_x, Number* x, bool init_z, Number* /*z_L*/,
+                          Number* /*z_U*/, Index /*m*/, bool init_lambda,
+                          Number* /*lambda*/) override {
+    if (init_z || init_lambda) {
+      return false;  // not requested with the options we set
+    }
+    if (init_x) {
+      std::fill(x, x + n, 0.0);
+    }
+    return true;
+  }
+
+  bool eval_f(Index /*n*/, const Number* x, bool /*new_x*/, Number& obj_value) override {
+    const Eigen::Map<const Eigen::VectorXd> xv(x, m_problem.num_variables());
+    const Eigen::Map<const Eigen::VectorXd> padding(x + m_problem.num_variables(), m_num_padding);
+    obj_value = 0.5 * xv.dot(m_problem.mass.cwiseProduct(xv)) - m_problem.linear.dot(xv) +
+                0.5 * m_padding_mass * padding.squaredNorm();
+    return true;
+  }
+
+  bool eval_grad_f(Index /*n*/, const Number* x, bool /*new_x*/, Number* grad_f) override {
+    const int n = m_problem.num_variables();
+    const Eigen::Map<const Eigen::VectorXd> xv(x, n);
+    Eigen::Map<Eigen::VectorXd>(grad_f, n) = m_problem.mass.cwiseProduct(xv) - m_problem.linear;
+    for (int k = 0; k < m_num_padding; ++k) {
+      grad_f[n + k] = m_padding_mass * x[n + k];
+    }
+    return true;
+  }
+
+  bool eval_g(Index /*n*/, const Number* x, bool /*new_x*/, Index m, Number* g) override {
+    const Eigen::Map<const Eigen::VectorXd> xv(x, m_problem.num_variables());
+    const int m_e = m_problem.num_equalities();
+    Eigen::Map<Eigen::VectorXd> gv(g, m);
+    if (m_e > 0) {
+      gv.head(m_e) = m_problem.equality_jacobian * xv;
+    }
+    if (m > m_e) {
+      gv.tail(m - m_e) = m_problem.inequality_jacobian * xv;
+    }
+    return true;
+  }
+
+  bool eval_jac_g(Index /*n*/, const Number* /*x*/, bool /*new_x*/, Index /*m*/, Index nele_jac,
+                  Index* i_row, Index* j_col, Number* values) override {
+    int k = 0;
+    const auto visit = [&](const SparseRowMatrix& matrix, int row_offset) {
+      for (int row = 0; row < matrix.outerSize(); ++row) {
+        for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it, ++k) {
+          if (values == nullptr) {
+            i_row[k] = row_offset + row;
+            j_col[k] = static_cast<Index>(it.col());
+          } else {
+            values[k] = it.value();
+          }
+        }
+      }
+    };
+    visit(m_problem.equality_jacobian, 0);
+    visit(m_problem.inequality_jacobian, m_problem.num_equalities());
+    return k == nele_jac;
+  }
+
+  bool eval_h(Index n, const Number* /*x*/, bool /*new_x*/, Number obj_factor, Index /*m*/,
+              const Number* /*lambda*/, bool /*new_lambda*/, Index /*nele_hess*/, Index* i_row,
+              Index* j_col, Number* values) override {
+    if (values == nullptr) {
+      for (Index j = 0; j < n; ++j) {
+        i_row[j] = j;
+        j_col[j] = j;
+      }
+    } else {
+      for (Index j = 0; j < n; ++j) {
+        values[j] =
+            obj_factor * (j < m_problem.num_variables() ? m_problem.mass[j] : m_padding_mass);
+      }
+    }
+    return true;
+  }
+
+  void finalize_solution(Ipopt::SolverReturn /*status*/, Index /*n*/, const Number* x,
+                         const Number* /*z_L*/, const Number* /*z_U*/, Index m, const Number* /*g*/,
+                         const Number* lambda, Number /*obj_value*/,
+                         const Ipopt::IpoptData* /*ip_data*/,
+                         Ipopt::IpoptCalculatedQuantities* /*ip_cq*/) override {
+    const int m_e = m_problem.num_equalities();
+    if (x != nullptr) {
+      m_solution->x = Eigen::Map<const Eigen::VectorXd>(x, m_problem.num_variables());
+    }
+    if (lambda != nullptr) {
+      // Ipopt: ∇f + ∇g y = 0. Ours: ∇f + A_Eᵀ λ − A_Iᵀ γ = 0.
+      m_solution->equality_multipliers = Eigen::Map<const Eigen::VectorXd>(lambda, m_e);
+      m_solution->inequality_multipliers =
+          -Eigen::Map<const Eigen::VectorXd>(lambda + m_e, m - m_e);
+    }
+    m_finalized = true;
+  }
+
+ private:
+  const QpProblem& m_problem;
+  QpSolution* m_solution;
+  // Padding variables y (solution 0): objective ½ ‖D‖∞ ‖y‖², no constraint entries. Ipopt treats
+  // m_E = n as a square system (it ignores the objective) and refuses m_E > n, but duplicated
+  // rows make both possible with a well-posed QP.
+  int m_num_padding = 0;
+  double m_padding_mass = 1.0;       // ‖D‖∞
+  double m_step = 1.0;               // σ, units of x
+  double m_objective_scaling = 1.0;  // 1 / (σ² ‖D‖∞)
+  Eigen::VectorXd m_row_scaling;     // (m_E + m_I) 1 / (σ ‖a_i‖∞)
+  bool m_finalized = false;
+};
+
+std::string status_name(Ipopt::ApplicationReturnStatus status) {
+  switch (status) {
+    case Ipopt::Solve_Succeeded:
+      return "Solve_Succeeded";
+    case Ipopt::Solved_To_Acceptable_Level:
+      return "Solved_To_Acceptable_Level";
+    case Ipopt::Infeasible_Problem_Detected:
+      return "Infeasible_Problem_Detected";
+    case Ipopt::Search_Direction_Becomes_Too_Small:
+      return "Search_Direction_Becomes_Too_Small";
+    case Ipopt::Diverging_Iterates:
+      return "Diverging_Iterates";
+    case Ipopt::User_Requested_Stop:
+      return "User_Requested_Stop";
+    case Ipopt::Feasible_Point_Found:
+      return "Feasible_Point_Found";
+    case Ipopt::Maximum_Iterations_Exceeded:
+      return "Maximum_Iterations_Exceeded";
+    case Ipopt::Restoration_Failed:
+      return "Restoration_Failed";
+    case Ipopt::Error_In_Step_Computation:
+      return "Error_In_Step_Computation";
+    case Ipopt::Maximum_CpuTime_Exceeded:
+      return "Maximum_CpuTime_Exceeded";
+    case Ipopt::Not_Enough_Degrees_Of_Freedom:
+      return "Not_Enough_Degrees_Of_Freedom";
+    case Ipopt::Invalid_Problem_Definition:
+      return "Invalid_Problem_Definition";
+    case Ipopt::Invalid_Option:
+      return "Invalid_Option";
+    case Ipopt::Invalid_Number_Detected:
+      return "Invalid_Number_Detected";
+    case Ipopt::Unrecoverable_Exception:
+      return "Unrecoverable_Exception";
+    case Ipopt::NonIpopt_Exception_Thrown:
+      return "NonIpopt_Exception_Thrown";
+    case Ipopt::Insufficient_Memory:
+      return "Insufficient_Memory";
+    case Ipopt::Internal_Error:
+      return "Internal_Error";
+  }
+  return "status " + std::to_string(static_cast<int>(status));
+}
+
+QpTermination termination_of(Ipopt::ApplicationReturnStatus status) {
+  switch (status) {
+    case Ipopt::Solve_Succeeded:
+      return QpTermination::kConverged;
+    case Ipopt::Maximum_Iterations_Exceeded:
+      return QpTermination::kIterationLimit;
+    default:
+      return QpTermination::kNumericalFailure;
+  }
+}
+
+// Clips round-off negative γ and lists the active rows (header rules); returns the KKT residual
+// of the result.
+QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
+  const int m_i = problem.num_inequalities();
+  const QpKktResidual scales = kkt_residual(problem, *solution);
+  if (m_i == 0) {
+    return scales;
+  }
+  const double force_scale = std::max(scales.force_scale, 1e-300);
+  const double length_scale = std::max(scales.length_scale, 1e-300);
+  const Eigen::VectorXd slack =
+      problem.inequality_offset + problem.inequality_jacobian * solution->x;
+  Eigen::VectorXd& gamma = solution->inequality_multipliers;
+  for (int i = 0; i < m_i; ++i) {
+    const double norm = problem.inequality_jacobian.row(i).norm();
+    if (gamma[i] < 0.0 &&
+        -gamma[i] * norm <= InteriorPointSolver::kNegativeMultiplierClip * force_scale) {
+      gamma[i] = 0.0;
+    }
+    const double row_norm = norm > 0.0 ? norm : 1.0;
+    const double relative_slack = slack[i] / (row_norm * length_scale);
+    const double relative_force = gamma[i] * row_norm / force_scale;
+    if (gamma[i] > 0.0 && relative_slack <= InteriorPointSolver::kActiveSlack &&
+        relative_slack < relative_force) {
+      solution->active_inequalities.push_back(i);
+    }
+  }
+  return kkt_residual(problem, *solution);
+}
+
+}  // namespace
+
+struct InteriorPointSolver::Impl {
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> application;
+  std::string setup_error;  // empty when the application is usable
+};
+
+InteriorPointSolver::InteriorPointSolver(const QpSolverOptions& options)
+    : m_impl(std::make_unique<Impl>()) {
+  try {
+    // No console journal: Ipopt never prints.
+    m_impl->application = new Ipopt::IpoptApplication(/*create_console_out=*/false);
+    Ipopt::OptionsList& list = *m_impl->application->Options();
+    bool ok = true;
+    ok &= list.SetIntegerValue("print_level", 0);
+    ok &= list.SetStringValue("sb", "yes");
+    ok &= list.SetNumericValue("tol", options.interior_point_tolerance);
+    ok &= list.SetIntegerValue("max_iter", options.interior_point_max_iterations);
+    ok &= list.SetStringValue("hessian_constant", "yes");
+    ok &= list.SetStringValue("jac_c_constant", "yes");
+    ok &= list.SetStringValue("jac_d_constant", "yes");
+    ok &= list.SetStringValue("mu_strategy", "adaptive");
+    ok &= list.SetStringValue("nlp_scaling_method", "user-scaling");
+    ok &= list.SetNumericValue("bound_relax_factor", 0.0);
+    if (!ok) {
+      m_impl->setup_error = "Ipopt rejected an option";
+      return;
+    }
+    std::istringstream no_options_file;  // keeps Ipopt from reading ./ipopt.opt
+    const Ipopt::ApplicationReturnStatus status = m_impl->application->Initialize(no_options_file);
+    if (status != Ipopt::Solve_Succeeded) {
+      m_impl->setup_error = "Ipopt initialisation failed: " + status_name(status);
+    }
+  } catch (const std::exception& error) {
+    m_impl->setup_error = std::string("Ipopt initialisation failed: ") + error.what();
+  } catch (...) {
+    m_impl->setup_error = "Ipopt initialisation failed";
+  }
+}
+
+InteriorPointSolver::~InteriorPointSolver() = default;
+
+QpSummary InteriorPointSolver::solve(const QpProblem& problem,
+                                     const std::vector<int>& /*initial_working_set*/,
+                                     QpSolution* solution) {
+  assert(solution != nullptr);
+  const int n = problem.num_variables();
+  const int m_e = problem.num_equalities();
+  const int m_i = problem.num_inequalities();
+  assert(problem.linear.size() == n);
+  assert(problem.equality_jacobian.rows() == m_e && problem.equality_jacobian.cols() == n);
+  assert(problem.inequality_jacobian.rows() == m_i && problem.inequality_jacobian.cols() == n);
+
+  QpSummary summary;
+  try {
+    solution->x = Eigen::VectorXd::Zero(n);
+    solution->equality_multipliers = Eigen::VectorXd::Zero(m_e);
+    solution->inequality_multipliers = Eigen::VectorXd::Zero(m_i);
+    solution->active_inequalities.clear();
+    if (!m_impl->setup_error.empty()) {
+      summary.message = m_impl->setup_error;
+      return summary;
+    }
+    if (n == 0) {
+      const bool feasible = (m_e == 0 || problem.equality_offset.isZero(0.0)) &&
+                            (m_i == 0 || problem.inequality_offset.minCoeff() >= 0.0);
+      summary.termination = feasible ? QpTermination::kConverged : QpTermination::kNumericalFailure;
+      summary.message = feasible ? "no variables" : "no variables and infeasible offsets";
+      return summary;
+    }
+
+    Ipopt::SmartPtr<QpTnlp> tnlp = new QpTnlp(problem, solution);
+    const Ipopt::ApplicationReturnStatus status =
+        m_impl->application->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(Ipopt::GetRawPtr(tnlp)));
+    Ipopt::SmartPtr<Ipopt::SolveStatistics> statistics = m_impl->application->Statistics();
+    if (Ipopt::IsValid(statistics)) {
+      summary.iterations = statistics->IterationCount();
+    }
+    summary.termination = termination_of(status);
+    summary.message = "Ipopt: " + status_name(status);
+    if (tnlp->finalized()) {
+      const double residual = finish_solution(problem, solution).max();
+      if (summary.termination == QpTermination::kConverged &&
+          !(residual <= kMaxConvergedKktResidual)) {
+        summary.termination = QpTermination::kNumericalFailure;
+        summary.message += ", but the relative KKT residual is " + std::to_string(residual);
+      }
+    } else if (summary.termination == QpTermination::kConverged) {
+      summary.termination = QpTermination::kNumericalFailure;
+      summary.message += " without a solution";
+    }
+  } catch (const std::exception& error) {
+    summary.termination = QpTermination::kNumericalFailure;
+    summary.message = std::string("interior point: ") + error.what();
+  } catch (...) {
+    summary.termination = QpTermination::kNumericalFailure;
+    summary.message = "interior point: unknown exception";
+  }
+  return summary;
+}
+
+}  // namespace clothfit::qp

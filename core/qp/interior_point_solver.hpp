@@ -1,0 +1,79 @@
+// The interior-point baseline for the time-step QP (DESIGN.md §2): the QP of qp_problem.hpp handed
+// to Ipopt (primal-dual interior point, MUMPS), as the standard method the paper compares its
+// active-set method with.
+//
+// What Ipopt is given:
+// - variables x (n), no bounds; objective ½ xᵀ D x − fᵀ x with the exact (diagonal) Hessian;
+// - constraints g(x) = [A_E; A_I] x (sparse Jacobian copied from the row-major matrices) with
+//   bounds −c_E ≤ A_E x ≤ −c_E and −c_I ≤ A_I x; hessian_constant, jac_c_constant and
+//   jac_d_constant are set, bound_relax_factor = 0 (contacts are not relaxed), mu_strategy
+//   adaptive, starting point x = 0 (the interface has no initial iterate; initial_working_set is
+//   ignored);
+// - user scaling, so that Ipopt's tol is relative: with the step length
+//     σ = max(‖D⁻¹ f‖∞, max_i |c_E,i| / ‖a_E,i‖∞, max_i max(0, −c_I,i) / ‖a_I,i‖∞)   (1 if 0),
+//   x is scaled by 1/σ, row i of g by 1/(σ ‖a_i‖∞) and the objective by 1/(σ² ‖D‖∞), which makes
+//   the scaled Hessian, Jacobian and initial gradient O(1) whatever the units.
+// Options used: interior_point_tolerance (Ipopt tol, on the scaled problem) and
+// interior_point_max_iterations (max_iter); the active-set options are ignored.
+//
+// What comes back (sign convention of qp_problem.hpp):
+// - x: Ipopt's final iterate; λ = Ipopt's equality multipliers; γ = −(Ipopt's inequality
+//   multipliers) because Ipopt's Lagrangian is f + gᵀy (so y ≤ 0 at an active lower bound);
+// - negative γ_i whose force |γ_i| ‖a_i‖₂ is below kNegativeMultiplierClip × F (F the force scale
+//   of qp_kkt.hpp) are round-off of Ipopt's dual infeasibility and are set to 0; larger negative
+//   values (only after a failed solve) are kept so that kkt_residual reports them;
+// - active_inequalities: rows whose relative slack s_i / (‖a_i‖₂ L) is at most kActiveSlack and
+//   smaller than their relative force γ_i ‖a_i‖₂ / F (L, F the scales of qp_kkt.hpp), ascending.
+//   An interior point never makes either member of the pair exactly zero; this picks the one that
+//   is.
+// - QpSummary: kConverged for Solve_Succeeded whose kkt_residual is at most
+//   kMaxConvergedKktResidual; kIterationLimit for Maximum_Iterations_Exceeded; kNumericalFailure
+//   for everything else, including Solved_To_Acceptable_Level (Ipopt could not reach tol) and
+//   infeasible or inconsistent problems. iterations = Ipopt iterations; message = "Ipopt: " and
+//   Ipopt's status name.
+//
+// Rank-deficient equality rows (duplicates, the flat sheet) are handled by Ipopt's regularisation
+// of the constraint block (jacobian_regularization_value). Ipopt counts rows, not rank: it refuses
+// m_E > n and treats m_E = n as a square system whose objective it ignores, so when m_E ≥ n the
+// problem is padded with m_E − n + 1 unconstrained variables y (objective ½ ‖D‖∞ ‖y‖², solution
+// y = 0) that are dropped from the result. The solver never throws and never
+// prints (no console journal; MUMPS output off). One IpoptApplication is created in the
+// constructor and reused by every solve; an object must not be used by two threads at once (and
+// the sequential MUMPS build is not re-entrant, so use one thread for all interior-point solves).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/qp/qp_solver.hpp"
+
+namespace clothfit::qp {
+
+class InteriorPointSolver final : public QpSolver {
+ public:
+  // Negative multipliers at most this fraction of the force scale are clipped to 0.
+  static constexpr double kNegativeMultiplierClip = 1e-6;
+  // Largest relative slack of a row reported as active.
+  static constexpr double kActiveSlack = 1e-6;
+  // A solve Ipopt calls successful is reported as kNumericalFailure when kkt_residual(...).max()
+  // of the returned solution exceeds this (a guard against Ipopt's special cases; a genuine
+  // success is ~tol).
+  static constexpr double kMaxConvergedKktResidual = 1e-6;
+
+  explicit InteriorPointSolver(const QpSolverOptions& options = {});
+  ~InteriorPointSolver() override;
+  InteriorPointSolver(const InteriorPointSolver&) = delete;
+  InteriorPointSolver& operator=(const InteriorPointSolver&) = delete;
+
+  std::string_view name() const override { return "interior-point"; }
+  // See the file comment. `initial_working_set` is ignored.
+  QpSummary solve(const QpProblem& problem, const std::vector<int>& initial_working_set,
+                  QpSolution* solution) override;
+
+ private:
+  struct Impl;  // holds the Ipopt application (Ipopt headers stay out of this header)
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace clothfit::qp

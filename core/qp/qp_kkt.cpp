@@ -1,0 +1,134 @@
+#include "core/qp/qp_kkt.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace clothfit::qp {
+namespace {
+
+constexpr double kTinyScale = 1e-300;
+
+// Euclidean norms of the rows of a row-major sparse matrix: (rows).
+Eigen::VectorXd row_norms(const SparseRowMatrix& matrix) {
+  Eigen::VectorXd norms(matrix.rows());
+  for (int row = 0; row < matrix.outerSize(); ++row) {
+    double sum = 0.0;
+    for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it) {
+      sum += it.value() * it.value();
+    }
+    norms[row] = std::sqrt(sum);
+  }
+  return norms;
+}
+
+// ‖|A|ᵀ|y|‖∞ for A (m × n) and y (m).
+double abs_transpose_product_norm(const SparseRowMatrix& matrix, const Eigen::VectorXd& y) {
+  if (matrix.rows() == 0) {
+    return 0.0;
+  }
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(matrix.cols());
+  for (int row = 0; row < matrix.outerSize(); ++row) {
+    for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it) {
+      sum[it.col()] += std::abs(it.value()) * std::abs(y[row]);
+    }
+  }
+  return sum.lpNorm<Eigen::Infinity>();
+}
+
+double inf_norm(const Eigen::VectorXd& v) {
+  return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>();
+}
+
+// residual / scale with the 1e-300 floor of the header.
+double relative(double residual, double scale) {
+  return residual / std::max(scale, kTinyScale);
+}
+
+// Divides by the row norm, or by 1 for an all-zero row.
+double per_row_norm(double value, double norm) {
+  return norm > 0.0 ? value / norm : value;
+}
+
+}  // namespace
+
+double QpKktResidual::max() const {
+  return std::max({stationarity, equality, inequality, dual, complementarity});
+}
+
+QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution) {
+  const int n = problem.num_variables();
+  const int m_e = problem.num_equalities();
+  const int m_i = problem.num_inequalities();
+  assert(solution.x.size() == n);
+  assert(solution.equality_multipliers.size() == m_e);
+  assert(solution.inequality_multipliers.size() == m_i);
+  assert(problem.equality_jacobian.rows() == m_e && problem.equality_jacobian.cols() == n);
+  assert(problem.inequality_jacobian.rows() == m_i && problem.inequality_jacobian.cols() == n);
+  (void)n;
+
+  const Eigen::VectorXd& x = solution.x;
+  const Eigen::VectorXd& lambda = solution.equality_multipliers;
+  const Eigen::VectorXd& gamma = solution.inequality_multipliers;
+
+  // Force terms of the stationarity condition.
+  const Eigen::VectorXd dx = problem.mass.cwiseProduct(x);
+  Eigen::VectorXd stationarity = dx - problem.linear;
+  if (m_e > 0) {
+    stationarity += problem.equality_jacobian.transpose() * lambda;
+  }
+  if (m_i > 0) {
+    stationarity -= problem.inequality_jacobian.transpose() * gamma;
+  }
+  const double force_scale =
+      std::max({inf_norm(dx), inf_norm(problem.linear),
+                abs_transpose_product_norm(problem.equality_jacobian, lambda),
+                abs_transpose_product_norm(problem.inequality_jacobian, gamma)});
+
+  const Eigen::VectorXd equality_norms = row_norms(problem.equality_jacobian);
+  const Eigen::VectorXd inequality_norms = row_norms(problem.inequality_jacobian);
+
+  // Length scale: the step and the distances the offsets ask to move at x = 0.
+  double length_scale = inf_norm(x);
+  for (int i = 0; i < m_e; ++i) {
+    length_scale = std::max(length_scale,
+                            per_row_norm(std::abs(problem.equality_offset[i]), equality_norms[i]));
+  }
+  for (int i = 0; i < m_i; ++i) {
+    length_scale = std::max(length_scale, per_row_norm(std::max(0.0, -problem.inequality_offset[i]),
+                                                       inequality_norms[i]));
+  }
+
+  QpKktResidual result;
+  result.force_scale = force_scale;
+  result.length_scale = length_scale;
+  result.stationarity = relative(inf_norm(stationarity), force_scale);
+
+  if (m_e > 0) {
+    const Eigen::VectorXd residual = problem.equality_offset + problem.equality_jacobian * x;
+    double worst = 0.0;
+    for (int i = 0; i < m_e; ++i) {
+      worst = std::max(worst, per_row_norm(std::abs(residual[i]), equality_norms[i]));
+    }
+    result.equality = relative(worst, length_scale);
+  }
+
+  if (m_i > 0) {
+    const Eigen::VectorXd slack = problem.inequality_offset + problem.inequality_jacobian * x;
+    double violation = 0.0;
+    double dual = 0.0;
+    double complementarity = 0.0;
+    for (int i = 0; i < m_i; ++i) {
+      violation = std::max(violation, per_row_norm(std::max(0.0, -slack[i]), inequality_norms[i]));
+      const double wrong_sign = std::max(0.0, -gamma[i]);
+      dual = std::max(dual, wrong_sign * inequality_norms[i]);
+      complementarity = std::max(complementarity, std::abs(gamma[i] * slack[i]));
+    }
+    result.inequality = relative(violation, length_scale);
+    result.dual = relative(dual, force_scale);
+    result.complementarity = relative(complementarity, force_scale * length_scale);
+  }
+  return result;
+}
+
+}  // namespace clothfit::qp

@@ -1,0 +1,414 @@
+#include "core/qp/interior_point_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "core/qp/qp_kkt.hpp"
+#include "tests/core/qp/random_qp.hpp"
+
+namespace clothfit::qp {
+namespace {
+
+// Relative KKT accuracy demanded of every converged solve (qp_kkt.hpp scales).
+constexpr double kKktTolerance = 1e-8;
+// Distance to a known solution, relative to the length scale L.
+constexpr double kSolutionTolerance = 1e-6;
+// Contact forces γ_i ‖a_i‖₂ against known ones, relative to the force scale F. Looser than x:
+// the multipliers amplify the interior point's residual complementarity (~tol) by the condition
+// number of the active rows, which reaches ~1e5 on the crowded problems.
+constexpr double kForceTolerance = 1e-4;
+
+SparseRowMatrix dense_to_sparse(const Eigen::MatrixXd& dense) {
+  SparseRowMatrix sparse = dense.sparseView();
+  sparse.makeCompressed();
+  return sparse;
+}
+
+Eigen::VectorXd row_norms(const SparseRowMatrix& matrix) {
+  Eigen::VectorXd norms(matrix.rows());
+  for (int i = 0; i < matrix.rows(); ++i) {
+    norms[i] = matrix.row(i).norm();
+  }
+  return norms;
+}
+
+QpProblem make_problem(const Eigen::VectorXd& mass, const Eigen::VectorXd& linear,
+                       const Eigen::MatrixXd& a_e, const Eigen::VectorXd& c_e,
+                       const Eigen::MatrixXd& a_i, const Eigen::VectorXd& c_i) {
+  QpProblem problem;
+  problem.mass = mass;
+  problem.linear = linear;
+  problem.equality_jacobian = dense_to_sparse(a_e);
+  problem.equality_offset = c_e;
+  problem.inequality_jacobian = dense_to_sparse(a_i);
+  problem.inequality_offset = c_i;
+  return problem;
+}
+
+// The hand-solved QP of qp_kkt_test.cpp:
+//   min ½ (x1² + 2 x2² + 4 x3²) − 0.2 x1   s.t.  x1 + x2 + x3 = 1,  x1 ≥ 0.8,  x3 ≥ −5,
+// solution x = (0.8, 2/15, 1/15), λ = −4/15, γ = (1/3, 0), row 0 active.
+QpProblem hand_problem() {
+  Eigen::MatrixXd a_e(1, 3);
+  a_e << 1.0, 1.0, 1.0;
+  Eigen::MatrixXd a_i(2, 3);
+  a_i << 1.0, 0.0, 0.0, 0.0, 0.0, 1.0;
+  return make_problem(Eigen::Vector3d(1.0, 2.0, 4.0), Eigen::Vector3d(0.2, 0.0, 0.0), a_e,
+                      Eigen::VectorXd::Constant(1, -1.0), a_i, Eigen::Vector2d(-0.8, 5.0));
+}
+
+void expect_solution_near(const QpSolution& solution, const QpSolution& expected,
+                          double tolerance) {
+  ASSERT_EQ(solution.x.size(), expected.x.size());
+  EXPECT_LT((solution.x - expected.x).lpNorm<Eigen::Infinity>(), tolerance);
+  ASSERT_EQ(solution.equality_multipliers.size(), expected.equality_multipliers.size());
+  ASSERT_EQ(solution.inequality_multipliers.size(), expected.inequality_multipliers.size());
+  if (expected.equality_multipliers.size() > 0) {
+    EXPECT_LT(
+        (solution.equality_multipliers - expected.equality_multipliers).lpNorm<Eigen::Infinity>(),
+        tolerance);
+  }
+  if (expected.inequality_multipliers.size() > 0) {
+    EXPECT_LT((solution.inequality_multipliers - expected.inequality_multipliers)
+                  .lpNorm<Eigen::Infinity>(),
+              tolerance);
+  }
+}
+
+TEST(InteriorPointSolver, Name) {
+  InteriorPointSolver solver;
+  EXPECT_EQ(solver.name(), "interior-point");
+}
+
+TEST(InteriorPointSolver, HandSolvedQpWithActiveAndInactiveContact) {
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(hand_problem(), {}, &solution);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_GT(summary.iterations, 0);
+  QpSolution expected;
+  expected.x = Eigen::Vector3d(0.8, 2.0 / 15.0, 1.0 / 15.0);
+  expected.equality_multipliers = Eigen::VectorXd::Constant(1, -4.0 / 15.0);
+  expected.inequality_multipliers = Eigen::Vector2d(1.0 / 3.0, 0.0);
+  expect_solution_near(solution, expected, 1e-8);
+  EXPECT_EQ(solution.active_inequalities, std::vector<int>{0});
+  EXPECT_GE(solution.inequality_multipliers.minCoeff(), 0.0);
+  EXPECT_LT(kkt_residual(hand_problem(), solution).max(), kKktTolerance);
+}
+
+// Signs checked on the smallest cases: a contact x ≥ 1 pushed by f = 0 needs γ = +1 (force
+// along +a); an equality x = 1 with f = 0 needs λ = −1 (D x − f + λ = 0).
+TEST(InteriorPointSolver, MultiplierSignsOnOneVariable) {
+  InteriorPointSolver solver;
+  const Eigen::VectorXd one = Eigen::VectorXd::Constant(1, 1.0);
+  const Eigen::MatrixXd a = Eigen::MatrixXd::Constant(1, 1, 1.0);
+  const Eigen::MatrixXd none(0, 1);
+  QpSolution contact;
+  ASSERT_TRUE(
+      solver
+          .solve(make_problem(one, Eigen::VectorXd::Zero(1), none, Eigen::VectorXd(0), a, -one), {},
+                 &contact)
+          .ok());
+  EXPECT_NEAR(contact.x[0], 1.0, 1e-9);
+  EXPECT_NEAR(contact.inequality_multipliers[0], 1.0, 1e-9);
+  EXPECT_EQ(contact.active_inequalities, std::vector<int>{0});
+
+  QpSolution equality;
+  ASSERT_TRUE(
+      solver
+          .solve(make_problem(one, Eigen::VectorXd::Zero(1), a, -one, none, Eigen::VectorXd(0)), {},
+                 &equality)
+          .ok());
+  EXPECT_NEAR(equality.x[0], 1.0, 1e-9);
+  EXPECT_NEAR(equality.equality_multipliers[0], -1.0, 1e-9);
+  EXPECT_TRUE(equality.active_inequalities.empty());
+}
+
+TEST(InteriorPointSolver, UnconstrainedQpIsDInverseF) {
+  InteriorPointSolver solver;
+  const Eigen::Vector3d mass(1e-3, 2e-3, 5e-4);
+  const Eigen::Vector3d linear(1e-6, -3e-6, 2e-7);
+  QpSolution solution;
+  const QpSummary summary =
+      solver.solve(make_problem(mass, linear, Eigen::MatrixXd(0, 3), Eigen::VectorXd(0),
+                                Eigen::MatrixXd(0, 3), Eigen::VectorXd(0)),
+                   {}, &solution);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  const Eigen::VectorXd expected = linear.cwiseQuotient(mass);
+  EXPECT_LT((solution.x - expected).lpNorm<Eigen::Infinity>(),
+            1e-10 * expected.lpNorm<Eigen::Infinity>());
+}
+
+// Equality-only QP against the closed form. Stationarity D x − f + A_Eᵀ λ = 0 gives
+// x = D⁻¹ (f − A_Eᵀ λ); substituting into c_E + A_E x = 0 gives
+// (A_E D⁻¹ A_Eᵀ) λ = c_E + A_E D⁻¹ f.
+TEST(InteriorPointSolver, EqualityOnlyQpMatchesClosedForm) {
+  std::mt19937 rng(7);
+  InteriorPointSolver solver;
+  for (int trial = 0; trial < 5; ++trial) {
+    testing::RandomQpOptions options;
+    options.num_inequalities = 0;
+    options.num_equalities = 30;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    const QpProblem& p = qp.problem;
+    const Eigen::MatrixXd a = Eigen::MatrixXd(p.equality_jacobian);
+    const Eigen::VectorXd d_inv = p.mass.cwiseInverse();
+    const Eigen::MatrixXd delassus = a * d_inv.asDiagonal() * a.transpose();
+    const Eigen::VectorXd lambda =
+        delassus.ldlt().solve(p.equality_offset + a * d_inv.cwiseProduct(p.linear));
+    const Eigen::VectorXd x = d_inv.cwiseProduct(p.linear - a.transpose() * lambda);
+    // The closed form reproduces the generator's solution (checks the derivation's sign) ...
+    const double length = x.lpNorm<Eigen::Infinity>();
+    ASSERT_LT((x - qp.solution.x).lpNorm<Eigen::Infinity>(), 1e-10 * length);
+    // ... and Ipopt reproduces the closed form.
+    QpSolution solution;
+    const QpSummary summary = solver.solve(p, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_LT((solution.x - x).lpNorm<Eigen::Infinity>(), 1e-9 * length) << "trial " << trial;
+    EXPECT_LT((solution.equality_multipliers - lambda).lpNorm<Eigen::Infinity>(),
+              1e-8 * lambda.lpNorm<Eigen::Infinity>())
+        << "trial " << trial;
+    EXPECT_EQ(solution.inequality_multipliers.size(), 0);
+  }
+}
+
+struct RandomCase {
+  const char* name;
+  testing::RandomQpOptions options;
+};
+
+std::vector<RandomCase> random_cases() {
+  std::vector<RandomCase> cases;
+  testing::RandomQpOptions base;
+  cases.push_back({"default", base});
+  testing::RandomQpOptions small = base;
+  small.num_nodes = 6;
+  small.num_equalities = 8;
+  small.num_inequalities = 6;
+  cases.push_back({"small", small});
+  testing::RandomQpOptions flat = base;
+  flat.flat = true;
+  flat.active_fraction = 0.6;
+  cases.push_back({"flat sheet on contacts", flat});
+  testing::RandomQpOptions dependent = base;
+  dependent.num_duplicate_equalities = 6;
+  cases.push_back({"rank-deficient equalities", dependent});
+  testing::RandomQpOptions unit = base;
+  unit.mass_scale = 1.0;
+  unit.step_scale = 1.0;
+  unit.position_scale = 1.0;
+  unit.violated_at_zero_fraction = 1.0;
+  cases.push_back({"unit scales, all active rows violated at 0", unit});
+  testing::RandomQpOptions crowded = base;
+  crowded.num_nodes = 30;
+  crowded.num_equalities = 60;
+  crowded.num_inequalities = 50;
+  crowded.active_fraction = 0.5;
+  cases.push_back({"crowded", crowded});
+  return cases;
+}
+
+TEST(InteriorPointSolver, RandomQpsReachKnownSolutions) {
+  std::mt19937 rng(12345);
+  InteriorPointSolver solver;  // one solver for every size: reuse is part of the test
+  int solved = 0;
+  for (const RandomCase& random_case : random_cases()) {
+    for (int trial = 0; trial < 10; ++trial) {
+      const testing::RandomQp qp = testing::make_random_qp(random_case.options, rng);
+      SCOPED_TRACE(std::string(random_case.name) + ", trial " + std::to_string(trial));
+      QpSolution solution;
+      const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+      ASSERT_TRUE(summary.ok()) << summary.message;
+      const QpKktResidual r = kkt_residual(qp.problem, solution);
+      EXPECT_LT(r.max(), kKktTolerance)
+          << "stationarity " << r.stationarity << " equality " << r.equality << " inequality "
+          << r.inequality << " dual " << r.dual << " complementarity " << r.complementarity;
+      EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+                kSolutionTolerance * r.length_scale);
+      EXPECT_EQ(solution.active_inequalities, qp.solution.active_inequalities);
+      if (random_case.options.num_duplicate_equalities == 0) {
+        // Independent rows: the multipliers are unique too.
+        EXPECT_LT((solution.inequality_multipliers - qp.solution.inequality_multipliers)
+                      .cwiseProduct(row_norms(qp.problem.inequality_jacobian))
+                      .lpNorm<Eigen::Infinity>(),
+                  kForceTolerance * r.force_scale);
+      }
+      EXPECT_GE(solution.inequality_multipliers.minCoeff(), 0.0);
+      ++solved;
+    }
+  }
+  EXPECT_GE(solved, 60);
+}
+
+TEST(InteriorPointSolver, DuplicatedEqualityRows) {
+  // x1 + x2 = 1 three times (once doubled), x3 = 0.5, a contact x1 ≥ 0.7 and a free x4;
+  // D = I, f = (0, 0, 0, 0.3). Solution x = (0.7, 0.3, 0.5, 0.3); rows 0–2 share λ1 + λ2 + 2 λ3
+  // = −0.3 (row 1 of stationarity) in any split, and row 0 gives γ = 0.7 − 0.3 = 0.4.
+  Eigen::MatrixXd a_e(4, 4);
+  a_e << 1, 1, 0, 0,  //
+      1, 1, 0, 0,     //
+      2, 2, 0, 0,     //
+      0, 0, 1, 0;
+  const Eigen::Vector4d c_e(-1.0, -1.0, -2.0, -0.5);
+  Eigen::MatrixXd a_i(1, 4);
+  a_i << 1, 0, 0, 0;
+  const QpProblem problem = make_problem(Eigen::Vector4d::Ones(), Eigen::Vector4d(0, 0, 0, 0.3),
+                                         a_e, c_e, a_i, Eigen::VectorXd::Constant(1, -0.7));
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_LT((solution.x - Eigen::Vector4d(0.7, 0.3, 0.5, 0.3)).lpNorm<Eigen::Infinity>(), 1e-8);
+  EXPECT_LT(kkt_residual(problem, solution).max(), kKktTolerance);
+  EXPECT_EQ(solution.active_inequalities, std::vector<int>{0});
+  const Eigen::VectorXd& lambda = solution.equality_multipliers;
+  EXPECT_NEAR(lambda[0] + lambda[1] + 2.0 * lambda[2], -0.3, 1e-8);
+  EXPECT_NEAR(lambda[3], -0.5, 1e-8);
+  EXPECT_NEAR(solution.inequality_multipliers[0], 0.4, 1e-8);
+}
+
+// Ipopt refuses more equality rows than variables, and treats as many as a square system whose
+// objective it ignores; the solver pads the problem so that consistent duplicates still work.
+TEST(InteriorPointSolver, MoreEqualityRowsThanVariables) {
+  // x1 + x2 = 1 three times (one doubled) on two variables, D = diag(1, 3), f = 0:
+  // x1 = 3 x2 → x = (0.75, 0.25).
+  Eigen::MatrixXd a_e(3, 2);
+  a_e << 1, 1, 1, 1, 2, 2;
+  const QpProblem problem =
+      make_problem(Eigen::Vector2d(1.0, 3.0), Eigen::Vector2d::Zero(), a_e,
+                   Eigen::Vector3d(-1, -1, -2), Eigen::MatrixXd(0, 2), Eigen::VectorXd(0));
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_LT((solution.x - Eigen::Vector2d(0.75, 0.25)).lpNorm<Eigen::Infinity>(), 1e-9);
+  EXPECT_LT(kkt_residual(problem, solution).max(), kKktTolerance);
+}
+
+TEST(InteriorPointSolver, RankDeficientRandomQps) {
+  std::mt19937 rng(99);
+  InteriorPointSolver solver;
+  for (int trial = 0; trial < 10; ++trial) {
+    testing::RandomQpOptions options;
+    options.num_duplicate_equalities = 10;
+    options.flat = trial % 2 == 0;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message << " trial " << trial;
+    const QpKktResidual r = kkt_residual(qp.problem, solution);
+    EXPECT_LT(r.max(), kKktTolerance) << "trial " << trial;
+    EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+              kSolutionTolerance * r.length_scale)
+        << "trial " << trial;
+  }
+}
+
+TEST(InteriorPointSolver, InfeasibleProblemIsReportedNotThrown) {
+  // x1 ≥ 1 and −x1 ≥ 0.
+  Eigen::MatrixXd a_i(2, 1);
+  a_i << 1, -1;
+  const QpProblem problem =
+      make_problem(Eigen::VectorXd::Ones(1), Eigen::VectorXd::Zero(1), Eigen::MatrixXd(0, 1),
+                   Eigen::VectorXd(0), a_i, Eigen::Vector2d(-1.0, 0.0));
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  EXPECT_FALSE(summary.ok());
+  EXPECT_EQ(summary.termination, QpTermination::kNumericalFailure);
+  EXPECT_NE(summary.message.find("Ipopt"), std::string::npos) << summary.message;
+  EXPECT_EQ(solution.x.size(), 1);
+  EXPECT_EQ(solution.inequality_multipliers.size(), 2);
+  // The solver is still usable afterwards.
+  QpSolution hand;
+  EXPECT_TRUE(solver.solve(hand_problem(), {}, &hand).ok());
+}
+
+TEST(InteriorPointSolver, InconsistentEqualitiesAreReported) {
+  Eigen::MatrixXd a_e(2, 2);
+  a_e << 1, 0, 1, 0;  // x1 = 0 and x1 = 1
+  const QpProblem problem =
+      make_problem(Eigen::Vector2d::Ones(), Eigen::Vector2d::Zero(), a_e, Eigen::Vector2d(0, -1),
+                   Eigen::MatrixXd(0, 2), Eigen::VectorXd(0));
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  EXPECT_FALSE(summary.ok()) << summary.message;
+  EXPECT_EQ(solution.x.size(), 2);
+}
+
+TEST(InteriorPointSolver, IterationLimitIsReported) {
+  QpSolverOptions options;
+  options.interior_point_max_iterations = 1;
+  InteriorPointSolver solver(options);
+  QpSolution solution;
+  const QpSummary summary = solver.solve(hand_problem(), {}, &solution);
+  EXPECT_EQ(summary.termination, QpTermination::kIterationLimit) << summary.message;
+  EXPECT_EQ(solution.x.size(), 3);
+}
+
+// The guard against Ipopt successes that are not: a tolerance far looser than
+// kMaxConvergedKktResidual lets Ipopt stop early, and the solver says so.
+TEST(InteriorPointSolver, SuccessWithLargeKktResidualIsReported) {
+  QpSolverOptions options;
+  options.interior_point_tolerance = 1e-2;
+  InteriorPointSolver solver(options);
+  std::mt19937 rng(3);
+  const testing::RandomQp qp = testing::make_random_qp({}, rng);
+  QpSolution solution;
+  const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+  EXPECT_EQ(summary.termination, QpTermination::kNumericalFailure) << summary.message;
+  EXPECT_NE(summary.message.find("KKT residual"), std::string::npos) << summary.message;
+  EXPECT_GT(kkt_residual(qp.problem, solution).max(),
+            InteriorPointSolver::kMaxConvergedKktResidual);
+}
+
+TEST(InteriorPointSolver, NonFiniteDataIsReportedNotThrown) {
+  QpProblem problem = hand_problem();
+  problem.linear[1] = std::numeric_limits<double>::quiet_NaN();
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  EXPECT_EQ(summary.termination, QpTermination::kNumericalFailure) << summary.message;
+  EXPECT_EQ(solution.x.size(), 3);
+}
+
+TEST(InteriorPointSolver, EmptyProblem) {
+  const QpProblem problem =
+      make_problem(Eigen::VectorXd(0), Eigen::VectorXd(0), Eigen::MatrixXd(0, 0),
+                   Eigen::VectorXd(0), Eigen::MatrixXd(0, 0), Eigen::VectorXd(0));
+  InteriorPointSolver solver;
+  QpSolution solution;
+  EXPECT_TRUE(solver.solve(problem, {}, &solution).ok());
+  EXPECT_EQ(solution.x.size(), 0);
+}
+
+TEST(InteriorPointSolver, PrintsNothing) {
+  std::mt19937 rng(5);
+  testing::RandomQpOptions options;
+  options.num_duplicate_equalities = 4;
+  const testing::RandomQp qp = testing::make_random_qp(options, rng);
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  {
+    InteriorPointSolver solver;
+    QpSolution solution;
+    solver.solve(qp.problem, {}, &solution);
+    solver.solve(hand_problem(), {}, &solution);
+    QpProblem broken = hand_problem();
+    broken.linear[0] = std::numeric_limits<double>::infinity();
+    solver.solve(broken, {}, &solution);
+  }
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "");
+}
+
+}  // namespace
+}  // namespace clothfit::qp
