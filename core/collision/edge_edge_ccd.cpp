@@ -1,0 +1,110 @@
+#include "core/collision/edge_edge_ccd.hpp"
+
+#include <Eigen/Geometry>
+
+#include <cassert>
+
+#include "core/collision/ccd_candidate_times.hpp"
+#include "core/collision/ccd_tolerance.hpp"
+#include "core/collision/contact_normal.hpp"
+#include "core/collision/edge_edge_distance.hpp"
+#include "core/collision/motion_polynomial.hpp"
+
+namespace clothfit::collision {
+namespace {
+
+Eigen::Vector3d at(const Eigen::Vector3d& x_t0, const Eigen::Vector3d& x_t1, double t) {
+  return (1.0 - t) * x_t0 + t * x_t1;
+}
+
+}  // namespace
+
+std::optional<EdgeEdgeCcdResult> edge_edge_ccd(
+    const Eigen::Vector3d& ea0_t0, const Eigen::Vector3d& ea1_t0, const Eigen::Vector3d& eb0_t0,
+    const Eigen::Vector3d& eb1_t0, const Eigen::Vector3d& ea0_t1, const Eigen::Vector3d& ea1_t1,
+    const Eigen::Vector3d& eb0_t1, const Eigen::Vector3d& eb1_t1, const CcdOptions& options) {
+  assert(options.is_valid());
+  const double tau = options.detection_distance();
+  const PairExtent box_a = pair_extent({&ea0_t0, &ea1_t0, &ea0_t1, &ea1_t1});
+  const PairExtent box_b = pair_extent({&eb0_t0, &eb1_t0, &eb0_t1, &eb1_t1});
+  PairExtent extent = box_a;
+  extent.lower = extent.lower.cwiseMin(box_b.lower);
+  extent.upper = extent.upper.cwiseMax(box_b.upper);
+  extent.max_abs = std::max(extent.max_abs, box_b.max_abs);
+  const double tol = distance_tolerance(extent, options.relative_tolerance);
+  if (boxes_separated(box_a, box_b, tau + tol)) {
+    return std::nullopt;
+  }
+
+  CandidateTimes candidates;
+  candidates.add(0.0);
+  const MotionVector edge_a = relative_motion(ea0_t0, ea1_t0, ea0_t1, ea1_t1);
+  const MotionVector edge_b = relative_motion(eb0_t0, eb1_t0, eb0_t1, eb1_t1);
+  const MotionVector between = relative_motion(ea0_t0, eb0_t0, ea0_t1, eb0_t1);
+  const MotionVector normal = cross(edge_a, edge_b);
+  const MotionPolynomial volume = dot(normal, between);  // V(t)
+  const bool coplanar_throughout = candidates.add_roots(volume);
+  const double tau2 = tau * tau;
+  if (tau > 0.0) {
+    candidates.add_roots(volume * volume - scaled(dot(normal, normal), tau2));
+  }
+  if (tau > 0.0 || coplanar_throughout) {
+    // End point x against edge y0 y1, for the four (end point, other edge) combinations.
+    const auto add_end_point = [&](const Eigen::Vector3d& x_t0, const Eigen::Vector3d& x_t1,
+                                   const Eigen::Vector3d& y0_t0, const Eigen::Vector3d& y0_t1,
+                                   const MotionVector& edge_y) {
+      const MotionVector to_point = relative_motion(y0_t0, x_t0, y0_t1, x_t1);
+      const MotionVector moment = cross(to_point, edge_y);
+      candidates.add_roots(dot(moment, moment) - scaled(dot(edge_y, edge_y), tau2));
+      candidates.add_roots(dot(to_point, to_point) - constant_polynomial(tau2));
+    };
+    add_end_point(ea0_t0, ea0_t1, eb0_t0, eb0_t1, edge_b);
+    add_end_point(ea1_t0, ea1_t1, eb0_t0, eb0_t1, edge_b);
+    add_end_point(eb0_t0, eb0_t1, ea0_t0, ea0_t1, edge_a);
+    add_end_point(eb1_t0, eb1_t1, ea0_t0, ea0_t1, edge_a);
+  }
+  candidates.sort();
+
+  double previous = -1.0;
+  for (double t : candidates) {
+    if (t == previous) {
+      continue;
+    }
+    previous = t;
+    const Eigen::Vector3d ea0 = at(ea0_t0, ea0_t1, t);
+    const Eigen::Vector3d ea1 = at(ea1_t0, ea1_t1, t);
+    const Eigen::Vector3d eb0 = at(eb0_t0, eb0_t1, t);
+    const Eigen::Vector3d eb1 = at(eb1_t0, eb1_t1, t);
+    const EdgeEdgeClosest closest = edge_edge_closest(ea0, ea1, eb0, eb1);
+    if (!(closest.distance <= tau + tol)) {
+      continue;
+    }
+    const double s = closest.s;
+    const double u = closest.u;
+    const auto separation = [s, u](const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
+                                   const Eigen::Vector3d& b0, const Eigen::Vector3d& b1) {
+      return Eigen::Vector3d(((1.0 - s) * a0 + s * a1) - ((1.0 - u) * b0 + u * b1));
+    };
+    ContactGeometry geometry;
+    geometry.separation = separation(ea0, ea1, eb0, eb1);
+    geometry.plane_normal = (ea1 - ea0).cross(eb1 - eb0);
+    geometry.plane_normal_scale = (ea1 - ea0).norm() * (eb1 - eb0).norm();
+    geometry.separation_t0 = separation(ea0_t0, ea1_t0, eb0_t0, eb1_t0);
+    geometry.separation_t1 = separation(ea0_t1, ea1_t1, eb0_t1, eb1_t1);
+    geometry.axis =
+        (ea1 - ea0).squaredNorm() > 0.0 ? Eigen::Vector3d(ea1 - ea0) : Eigen::Vector3d(eb1 - eb0);
+    geometry.tolerance = tol;
+
+    EdgeEdgeCcdResult result;
+    result.time = t;
+    result.s = s;
+    result.u = u;
+    result.normal = contact_normal(geometry);
+    result.distance = closest.distance;
+    result.separation_t0 = result.normal.dot(geometry.separation_t0);
+    return result;
+  }
+  return std::nullopt;
+}
+
+}  // namespace clothfit::collision
