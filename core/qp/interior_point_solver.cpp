@@ -344,6 +344,11 @@ InteriorPointSolver::InteriorPointSolver(const QpSolverOptions& options)
     ok &= list.SetStringValue("mu_strategy", "adaptive");
     ok &= list.SetStringValue("nlp_scaling_method", "user-scaling");
     ok &= list.SetNumericValue("bound_relax_factor", 0.0);
+    // MUMPS computes a matching-based permutation and scaling in its analysis, once, from the
+    // first KKT matrix; with rank-deficient equality rows that matrix is singular, the scaling is
+    // degenerate, and every later factorisation fails (a quarter of the flat random QPs ended in
+    // Restoration_Failed). Without it MUMPS scales each factorisation from its own values.
+    ok &= list.SetIntegerValue("mumps_permuting_scaling", 0);
     if (!ok) {
       m_impl->setup_error = "Ipopt rejected an option";
       return;

@@ -33,7 +33,9 @@
 //   Ipopt's status name.
 //
 // Rank-deficient equality rows (duplicates, the flat sheet) are handled by Ipopt's regularisation
-// of the constraint block (jacobian_regularization_value). Ipopt counts rows, not rank: it refuses
+// of the constraint block (jacobian_regularization_value), with MUMPS's analysis-time
+// permutation/scaling switched off (mumps_permuting_scaling = 0: computed from a singular first
+// matrix it made every later factorisation fail). Ipopt counts rows, not rank: it refuses
 // m_E > n and treats m_E = n as a square system whose objective it ignores, so when m_E ≥ n the
 // problem is padded with m_E − n + 1 unconstrained variables y (objective ½ ‖D‖∞ ‖y‖², solution
 // y = 0) that are dropped from the result. The solver never throws and never

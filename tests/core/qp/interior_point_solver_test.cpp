@@ -309,6 +309,32 @@ TEST(InteriorPointSolver, RankDeficientRandomQps) {
   }
 }
 
+// A flat sheet with more equality rows than in-plane degrees of freedom minus the three in-plane
+// rigid motions (2N − 3 = 37 < 44 rows): rank 37, the dependence hidden rather than duplicated.
+// Before mumps_permuting_scaling = 0 about a quarter of these ended in Restoration_Failed.
+TEST(InteriorPointSolver, FlatSheetWithRigidMotionDependencies) {
+  std::mt19937 rng(2024);
+  InteriorPointSolver solver;
+  for (int trial = 0; trial < 20; ++trial) {
+    testing::RandomQpOptions options;
+    options.num_nodes = 20;
+    options.num_equalities = 40;
+    options.num_duplicate_equalities = 4;
+    options.num_inequalities = 20;
+    options.active_fraction = 0.3;
+    options.flat = true;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message << " trial " << trial;
+    const QpKktResidual r = kkt_residual(qp.problem, solution);
+    EXPECT_LT(r.max(), kKktTolerance) << "trial " << trial;
+    EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+              kSolutionTolerance * r.length_scale)
+        << "trial " << trial;
+  }
+}
+
 TEST(InteriorPointSolver, InfeasibleProblemIsReportedNotThrown) {
   // x1 ≥ 1 and −x1 ≥ 0.
   Eigen::MatrixXd a_i(2, 1);

@@ -12,7 +12,9 @@
 // - a known solution built first: x* ~ step_scale, multipliers λ, γ ≥ 0 (γ > 0 on the rows chosen
 //   active), inactive slacks s > 0; then f = D x* + A_Eᵀ λ − A_Iᵀ γ, c_E = −A_E x*,
 //   c_I = s − A_I x*. The problem is feasible and (D positive definite) x* is its unique solution;
-//   (λ, γ) are its multipliers, unique unless rows were duplicated (duplicates get multiplier 0).
+//   (λ, γ) are its multipliers (duplicates get multiplier 0). They are unique only when the rows
+//   are independent: no duplicates, and num_equalities ≤ 3N − 6 (2N − 3 when flat), because the
+//   rigid motions (in-plane ones when flat) are in the null space of every equality row.
 // - Active rows are oriented so that a fraction of them is violated at x = 0 (c_I,i < 0): the
 //   solver starts from an infeasible point, as after the unconstrained predictor.
 // Everything is drawn from the caller's std::mt19937, so a seed reproduces the problem.
