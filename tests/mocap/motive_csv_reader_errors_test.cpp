@@ -1,0 +1,216 @@
+// Every way a Motive CSV file can be wrong gives a MocapInputError naming the file, the line, the
+// column (CSV cell number) and the problem; none crashes or yields a silent zero.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "mocap/motive_csv_reader.hpp"
+#include "tests/mocap/motive_csv_test_support.hpp"
+
+namespace clothfit::mocap {
+namespace {
+
+using testing::read_csv_error;
+using testing::small_csv;
+
+// `text` with the first occurrence of `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// Checks the error's line, column, that the problem mentions `expected`, and what()'s format.
+void expect_error(const std::string& text, int line, int column, const std::string& expected) {
+  const MocapInputError e = read_csv_error(text);
+  EXPECT_EQ(e.location().file, "test.csv");
+  EXPECT_EQ(e.location().line, line) << e.what();
+  EXPECT_EQ(e.location().column, column) << e.what();
+  EXPECT_NE(e.problem().find(expected), std::string::npos)
+      << "problem: " << e.problem() << "\nexpected to contain: " << expected;
+  std::string prefix = "test.csv:" + std::to_string(line) + ":";
+  if (column > 0)
+    prefix += std::to_string(column) + ":";
+  EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+}
+
+TEST(MotiveCsvReaderErrors, Format11RowTypedIsNamed) {
+  expect_error(
+      "comment,exported by Motive\ninfo,version,1.1\ninfo,framecount,2\n"
+      "frame,0,0.0,1,0\n",
+      1, 1, "format 1.1");
+  expect_error("info,version,1.1\ninfo,framecount,2\nframe,0,0.0,1,0\n", 1, 1,
+               "row-typed Motive CSV format 1.1");
+  expect_error(replaced(small_csv(), "Format Version,1.23", "Format Version,1.1"), 1, 2,
+               "Format Version 1.1 is not supported");
+  expect_error(replaced(small_csv(), "Format Version,1.23", "Format Version,one"), 1, 2,
+               "expected a version number");
+}
+
+TEST(MotiveCsvReaderErrors, MissingAxisRow) {
+  // Data right after the asset rows.
+  expect_error(replaced(small_csv(), "Frame,Time (Seconds),X,Y,Z,X,Y,Z\n", ""), 7, 1,
+               "expected the axis row");
+  // The file ends before any axis row.
+  const std::string text = small_csv();
+  expect_error(text.substr(0, text.find("Frame,")), 7, 0, "no axis row");
+  expect_error("", 1, 0, "empty file");
+}
+
+TEST(MotiveCsvReaderErrors, NonNumericCells) {
+  expect_error(replaced(small_csv(), "1,0.01,1.5,2.5,3.5", "1,0.01,1.5,abc,3.5"), 9, 4,
+               "expected a number for Position Y of Marker 'A', got 'abc'");
+  // No silent NaN or infinity either.
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4,7", "2,0.02,2,3,4,nan"), 10, 6,
+               "expected a number for Position X of Marker 'B', got 'nan'");
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4,7", "2,0.02,2,3,4,inf"), 10, 6, "got 'inf'");
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4", "2,0.02,2,3,4.5.6"), 10, 5, "got '4.5.6'");
+  expect_error(replaced(small_csv(), "1,0.01,1.5", "1.5,0.01,1.5"), 9, 1,
+               "expected a whole frame number, got '1.5'");
+  expect_error(replaced(small_csv(), "1,0.01,1.5", "1,soon,1.5"), 9, 2,
+               "expected the frame time in seconds, got 'soon'");
+  expect_error(replaced(small_csv(), "Total Exported Frames,3", "Total Exported Frames,three"), 1,
+               8, "Total Exported Frames: expected a whole number");
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,fast"), 1, 6,
+               "Export Frame Rate: expected a number, got 'fast'");
+}
+
+TEST(MotiveCsvReaderErrors, DuplicateColumns) {
+  // Marker A has two X columns.
+  expect_error(replaced(replaced(small_csv(), ",Name,A,A,A,B,B,B", ",Name,A,A,A,A,B,B"),
+                        "Frame,Time (Seconds),X,Y,Z,X,Y,Z", "Frame,Time (Seconds),X,Y,Z,X,Y,Z"),
+               7, 6, "duplicate column: Position X of Marker 'A' is also column 3");
+  // Marker A appears again after B.
+  expect_error(replaced(small_csv(), ",Name,A,A,A,B,B,B", ",Name,A,A,A,B,B,A"), 4, 8,
+               "duplicate columns: Marker 'A' appears again (it starts in column 3)");
+}
+
+TEST(MotiveCsvReaderErrors, FrameRateZeroOrOutOfRange) {
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,0"), 1, 6,
+               "Export Frame Rate is 0: expected a frame rate > 0 Hz");
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,0.000000"), 1, 6,
+               "Export Frame Rate is 0");
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Capture Frame Rate,-120"), 1, 6,
+               "expected a frame rate between");
+}
+
+TEST(MotiveCsvReaderErrors, TruncatedFile) {
+  // The last row cut in the middle (no line break at the end).
+  const std::string text = small_csv();
+  expect_error(text.substr(0, text.find("2,0.02") + 5), 10, 2,
+               "the file ends in the middle of a row (2 of 8 cells and no line break");
+  // Whole rows missing: fewer rows than Total Exported Frames.
+  expect_error(text.substr(0, text.find("2,0.02")), 10, 0,
+               "the file ends after 2 data rows but the header's Total Exported Frames is 3");
+  // More rows than announced.
+  expect_error(text + "3,0.03,1,2,3,4,5,6\n", 11, 1,
+               "more data rows than the header's Total Exported Frames (3)");
+  // Nothing after the axis row.
+  expect_error(text.substr(0, text.find("0,0.00")), 8, 0, "expected data rows after the axis row");
+}
+
+TEST(MotiveCsvReaderErrors, IncompleteSamples) {
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4,7,8,9", "2,0.02,2,3,4,7,,9"), 10, 7,
+               "Position Y of Marker 'B' is empty but 2 other Position value(s)");
+}
+
+TEST(MotiveCsvReaderErrors, FramesMustBeConsecutive) {
+  expect_error(replaced(small_csv(), "2,0.02", "3,0.03"), 10, 1,
+               "expected frame 2 (frame numbers go up by one from row to row), got 3");
+  expect_error(replaced(small_csv(), "1,0.01", "0,0.01"), 9, 1, "expected frame 1");
+}
+
+TEST(MotiveCsvReaderErrors, ValuesBeyondTheHeader) {
+  expect_error(replaced(small_csv(), "0,0.00,1,2,3,4,5,6", "0,0.00,1,2,3,4,5,6,,7"), 8, 10,
+               "a value beyond the header's 8 columns: '7'");
+}
+
+TEST(MotiveCsvReaderErrors, HeaderValues) {
+  expect_error(replaced(small_csv(), "Length Units,Meters", "Length Units,Inches"), 1, 10,
+               "Length Units: expected Meters, Centimeters or Millimeters, got 'Inches'");
+  expect_error(replaced(small_csv(), "Length Units,Meters", "Rotation Type,Angles"), 1, 10,
+               "Rotation Type: expected Quaternion or an Euler order");
+}
+
+TEST(MotiveCsvReaderErrors, AssetRows) {
+  expect_error(replaced(small_csv(), ",Type,Marker,Marker,Marker,Marker,Marker,Marker\n", ""), 6, 0,
+               "expected the asset Type row");
+  expect_error(
+      replaced(small_csv(), ",,Position,Position,Position,Position,Position,Position\n", ""), 6, 0,
+      "expected the quantity row");
+  expect_error(
+      replaced(small_csv(), "Frame,Time (Seconds),X,Y,Z,X,Y,Z", "Frame,Time (Seconds),X,Y,Z,X,Y,Q"),
+      7, 8, "expected axis X, Y or Z for Position of Marker 'B', got 'Q'");
+  expect_error(replaced(small_csv(), ",,Position,Position,Position,Position,Position,Position",
+                        ",,Position,Position,Position,Position,Position,Quality"),
+               7, 6, "Marker 'B' has no Position Z column");
+  expect_error(replaced(small_csv(), ",Name,A,A,A,B,B,B", ",Name,A,A,A,B,,B"), 4, 7,
+               "empty asset Name above a column of type 'Marker'");
+  expect_error(replaced(small_csv(), ",ID,1,1,1,2,2,2", ",Type,1,1,1,2,2,2"), 5, 0,
+               "a second 'Type' row (the first is line 3)");
+}
+
+TEST(MotiveCsvReaderErrors, RigidBodyRotations) {
+  const std::string body =
+      "\n\n,Type,Rigid Body,Rigid Body,Rigid Body,Rigid Body,Rigid Body,Rigid Body,Rigid Body\n"
+      ",Name,S,S,S,S,S,S,S\n"
+      ",,Rotation,Rotation,Rotation,Rotation,Position,Position,Position\n"
+      "Frame,Time (Seconds),X,Y,Z,W,X,Y,Z\n";
+  expect_error(
+      "Format Version,1.23,Export Frame Rate,100,Rotation Type,XYZ" + body + "0,0,0,0,0,1,1,2,3\n",
+      6, 6, "has a quaternion rotation (X, Y, Z, W) but the header's Rotation Type is XYZ");
+  expect_error("Format Version,1.23,Export Frame Rate,100" + body + "0,0,0,0,0,0.5,1,2,3\n", 7, 3,
+               "has length 0.5: expected a unit quaternion");
+  expect_error("Format Version,1.23,Export Frame Rate,100" + body + "0,0,0,0,0,1,,,\n", 7, 7,
+               "Position X of Rigid Body 'S' is empty but 4 other pose value(s)");
+  expect_error(
+      "Format Version,1.23,Export Frame Rate,100,Rotation Type,Quaternion\n\n"
+      ",Type,Rigid Body,Rigid Body,Rigid Body,Rigid Body,Rigid Body,Rigid Body\n"
+      ",Name,S,S,S,S,S,S\n"
+      ",,Rotation,Rotation,Rotation,Position,Position,Position\n"
+      "Frame,Time (Seconds),X,Y,Z,X,Y,Z\n"
+      "0,0,0,0,0,1,2,3\n",
+      6, 3,
+      "three Rotation columns (Euler angles) but the header's Rotation Type is "
+      "Quaternion");
+}
+
+TEST(MotiveCsvReaderErrors, CsvSyntax) {
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4", "2,0.02,\"2,3,4"), 10, 0,
+               "a quoted cell that starts on this line is never closed");
+  std::string lone_cr = small_csv();
+  for (char& c : lone_cr) {
+    if (c == '\n')
+      c = '\r';
+  }
+  expect_error(lone_cr, 1, 0, "lone CR");
+}
+
+TEST(MotiveCsvReaderErrors, NoFrameRateAnywhere) {
+  std::string text = replaced(small_csv(), "Export Frame Rate,100,", "");
+  text = replaced(replaced(replaced(text, "0,0.00", "0,0"), "1,0.01", "1,0"), "2,0.02", "2,0");
+  expect_error(text, 1, 0, "no frame rate");
+}
+
+TEST(MotiveCsvReaderErrors, FilesThatCannotBeOpened) {
+  const auto missing = std::filesystem::temp_directory_path() / "clothfit_no_such_take.csv";
+  try {
+    read_motive_csv(missing);
+    ADD_FAILURE() << "expected an error";
+  } catch (const MocapInputError& e) {
+    EXPECT_EQ(e.location().file, missing.string());
+    EXPECT_EQ(e.problem(), "no such file");
+  }
+  try {
+    read_motive_csv(std::filesystem::temp_directory_path());
+    ADD_FAILURE() << "expected an error";
+  } catch (const MocapInputError& e) {
+    EXPECT_NE(e.problem().find("directory"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace clothfit::mocap
