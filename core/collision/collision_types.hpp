@@ -43,8 +43,9 @@ struct CcdOptions {
   // ω: proximity parameter, dimensionless, ≥ 0 (the paper uses ω ≈ 0.5 and retries with 0.9·ω).
   double proximity = 0.0;
   // A pair touches when its distance is ≤ tau + tol, tol = relative_tolerance·L + 64·u·max|x|
-  // (glossary). Covers the rounding of the positions and of the root finding; > 0.
-  double relative_tolerance = 1e-10;
+  // (glossary): 1 nm for a pair spanning 1 m. Covers the rounding of the positions and of the root
+  // finding; > 0.
+  double relative_tolerance = 1e-9;
 
   // tau = 2·ω·τ0, m (glossary).
   double detection_distance() const { return 2.0 * proximity * thickness; }

@@ -49,62 +49,67 @@ std::optional<EdgeEdgeCcdResult> edge_edge_ccd(
     candidates.add_roots(volume * volume - scaled(dot(normal, normal), tau2));
   }
   if (tau > 0.0 || coplanar_throughout) {
-    // End point x against edge y0 y1, for the four (end point, other edge) combinations.
-    const auto add_end_point = [&](const Eigen::Vector3d& x_t0, const Eigen::Vector3d& x_t1,
-                                   const Eigen::Vector3d& y0_t0, const Eigen::Vector3d& y0_t1,
-                                   const MotionVector& edge_y) {
-      const MotionVector to_point = relative_motion(y0_t0, x_t0, y0_t1, x_t1);
-      const MotionVector moment = cross(to_point, edge_y);
+    // End point x against the line of edge y0 y1, for the four (end point, other edge) pairs.
+    const auto add_end_point_line = [&](const Eigen::Vector3d& x_t0, const Eigen::Vector3d& x_t1,
+                                        const Eigen::Vector3d& y0_t0, const Eigen::Vector3d& y0_t1,
+                                        const MotionVector& edge_y) {
+      const MotionVector moment = cross(relative_motion(y0_t0, x_t0, y0_t1, x_t1), edge_y);
       candidates.add_roots(dot(moment, moment) - scaled(dot(edge_y, edge_y), tau2));
-      candidates.add_roots(dot(to_point, to_point) - constant_polynomial(tau2));
     };
-    add_end_point(ea0_t0, ea0_t1, eb0_t0, eb0_t1, edge_b);
-    add_end_point(ea1_t0, ea1_t1, eb0_t0, eb0_t1, edge_b);
-    add_end_point(eb0_t0, eb0_t1, ea0_t0, ea0_t1, edge_a);
-    add_end_point(eb1_t0, eb1_t1, ea0_t0, ea0_t1, edge_a);
-  }
-  candidates.sort();
-
-  double previous = -1.0;
-  for (double t : candidates) {
-    if (t == previous) {
-      continue;
-    }
-    previous = t;
-    const Eigen::Vector3d ea0 = at(ea0_t0, ea0_t1, t);
-    const Eigen::Vector3d ea1 = at(ea1_t0, ea1_t1, t);
-    const Eigen::Vector3d eb0 = at(eb0_t0, eb0_t1, t);
-    const Eigen::Vector3d eb1 = at(eb1_t0, eb1_t1, t);
-    const EdgeEdgeClosest closest = edge_edge_closest(ea0, ea1, eb0, eb1);
-    if (!(closest.distance <= tau + tol)) {
-      continue;
-    }
-    const double s = closest.s;
-    const double u = closest.u;
-    const auto separation = [s, u](const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
-                                   const Eigen::Vector3d& b0, const Eigen::Vector3d& b1) {
-      return Eigen::Vector3d(((1.0 - s) * a0 + s * a1) - ((1.0 - u) * b0 + u * b1));
+    add_end_point_line(ea0_t0, ea0_t1, eb0_t0, eb0_t1, edge_b);
+    add_end_point_line(ea1_t0, ea1_t1, eb0_t0, eb0_t1, edge_b);
+    add_end_point_line(eb0_t0, eb0_t1, ea0_t0, ea0_t1, edge_a);
+    add_end_point_line(eb1_t0, eb1_t1, ea0_t0, ea0_t1, edge_a);
+    // End point of edge a against end point of edge b, the four pairs.
+    const auto add_end_points = [&](const Eigen::Vector3d& x_t0, const Eigen::Vector3d& x_t1,
+                                    const Eigen::Vector3d& y_t0, const Eigen::Vector3d& y_t1) {
+      const MotionVector between_points = relative_motion(y_t0, x_t0, y_t1, x_t1);
+      candidates.add_roots(dot(between_points, between_points) - constant_polynomial(tau2));
     };
-    ContactGeometry geometry;
-    geometry.separation = separation(ea0, ea1, eb0, eb1);
-    geometry.plane_normal = (ea1 - ea0).cross(eb1 - eb0);
-    geometry.plane_normal_scale = (ea1 - ea0).norm() * (eb1 - eb0).norm();
-    geometry.separation_t0 = separation(ea0_t0, ea1_t0, eb0_t0, eb1_t0);
-    geometry.separation_t1 = separation(ea0_t1, ea1_t1, eb0_t1, eb1_t1);
-    geometry.axis =
-        (ea1 - ea0).squaredNorm() > 0.0 ? Eigen::Vector3d(ea1 - ea0) : Eigen::Vector3d(eb1 - eb0);
-    geometry.tolerance = tol;
-
-    EdgeEdgeCcdResult result;
-    result.time = t;
-    result.s = s;
-    result.u = u;
-    result.normal = contact_normal(geometry);
-    result.distance = closest.distance;
-    result.separation_t0 = result.normal.dot(geometry.separation_t0);
-    return result;
+    add_end_points(ea0_t0, ea0_t1, eb0_t0, eb0_t1);
+    add_end_points(ea0_t0, ea0_t1, eb1_t0, eb1_t1);
+    add_end_points(ea1_t0, ea1_t1, eb0_t0, eb0_t1);
+    add_end_points(ea1_t0, ea1_t1, eb1_t0, eb1_t1);
   }
-  return std::nullopt;
+
+  const auto distance_at = [&](double t) {
+    return edge_edge_distance(at(ea0_t0, ea0_t1, t), at(ea1_t0, ea1_t1, t), at(eb0_t0, eb0_t1, t),
+                              at(eb1_t0, eb1_t1, t));
+  };
+  const std::optional<double> contact = candidates.first_contact(distance_at, tau, tol);
+  if (!contact) {
+    return std::nullopt;
+  }
+  const double t = *contact;
+  const Eigen::Vector3d ea0 = at(ea0_t0, ea0_t1, t);
+  const Eigen::Vector3d ea1 = at(ea1_t0, ea1_t1, t);
+  const Eigen::Vector3d eb0 = at(eb0_t0, eb0_t1, t);
+  const Eigen::Vector3d eb1 = at(eb1_t0, eb1_t1, t);
+  const EdgeEdgeClosest closest = edge_edge_closest(ea0, ea1, eb0, eb1);
+  const double s = closest.s;
+  const double u = closest.u;
+  const auto separation = [s, u](const Eigen::Vector3d& a0, const Eigen::Vector3d& a1,
+                                 const Eigen::Vector3d& b0, const Eigen::Vector3d& b1) {
+    return Eigen::Vector3d(((1.0 - s) * a0 + s * a1) - ((1.0 - u) * b0 + u * b1));
+  };
+  ContactGeometry geometry;
+  geometry.separation = separation(ea0, ea1, eb0, eb1);
+  geometry.plane_normal = (ea1 - ea0).cross(eb1 - eb0);
+  geometry.plane_normal_scale = (ea1 - ea0).norm() * (eb1 - eb0).norm();
+  geometry.separation_t0 = separation(ea0_t0, ea1_t0, eb0_t0, eb1_t0);
+  geometry.separation_t1 = separation(ea0_t1, ea1_t1, eb0_t1, eb1_t1);
+  geometry.axis =
+      (ea1 - ea0).squaredNorm() > 0.0 ? Eigen::Vector3d(ea1 - ea0) : Eigen::Vector3d(eb1 - eb0);
+  geometry.tolerance = tol;
+
+  EdgeEdgeCcdResult result;
+  result.time = t;
+  result.s = s;
+  result.u = u;
+  result.normal = contact_normal(geometry);
+  result.distance = closest.distance;
+  result.separation_t0 = result.normal.dot(geometry.separation_t0);
+  return result;
 }
 
 }  // namespace clothfit::collision

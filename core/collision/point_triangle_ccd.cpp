@@ -61,40 +61,36 @@ std::optional<PointTriangleCcdResult> point_triangle_ccd(
       candidates.add_roots(dot(to_point, to_point) - constant_polynomial(tau2));
     }
   }
-  candidates.sort();
-
-  double previous = -1.0;
-  for (double t : candidates) {
-    if (t == previous) {
-      continue;
-    }
-    previous = t;
-    const Eigen::Vector3d p = at(p_t0, p_t1, t);
-    const Eigen::Vector3d a = at(a_t0, a_t1, t);
-    const Eigen::Vector3d b = at(b_t0, b_t1, t);
-    const Eigen::Vector3d c = at(c_t0, c_t1, t);
-    const PointTriangleClosest closest = point_triangle_closest(p, a, b, c);
-    if (!(closest.distance <= tau + tol)) {
-      continue;
-    }
-    const Eigen::Vector3d& w = closest.weights;
-    ContactGeometry geometry;
-    geometry.separation = p - (w[0] * a + w[1] * b + w[2] * c);
-    geometry.plane_normal = (b - a).cross(c - a);
-    geometry.plane_normal_scale = (b - a).norm() * (c - a).norm();
-    geometry.separation_t0 = p_t0 - (w[0] * a_t0 + w[1] * b_t0 + w[2] * c_t0);
-    geometry.separation_t1 = p_t1 - (w[0] * a_t1 + w[1] * b_t1 + w[2] * c_t1);
-    geometry.tolerance = tol;
-
-    PointTriangleCcdResult result;
-    result.time = t;
-    result.weights = w;
-    result.normal = contact_normal(geometry);
-    result.distance = closest.distance;
-    result.separation_t0 = result.normal.dot(geometry.separation_t0);
-    return result;
+  const auto distance_at = [&](double t) {
+    return point_triangle_distance(at(p_t0, p_t1, t), at(a_t0, a_t1, t), at(b_t0, b_t1, t),
+                                   at(c_t0, c_t1, t));
+  };
+  const std::optional<double> contact = candidates.first_contact(distance_at, tau, tol);
+  if (!contact) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  const double t = *contact;
+  const Eigen::Vector3d p = at(p_t0, p_t1, t);
+  const Eigen::Vector3d a = at(a_t0, a_t1, t);
+  const Eigen::Vector3d b = at(b_t0, b_t1, t);
+  const Eigen::Vector3d c = at(c_t0, c_t1, t);
+  const PointTriangleClosest closest = point_triangle_closest(p, a, b, c);
+  const Eigen::Vector3d& w = closest.weights;
+  ContactGeometry geometry;
+  geometry.separation = p - (w[0] * a + w[1] * b + w[2] * c);
+  geometry.plane_normal = (b - a).cross(c - a);
+  geometry.plane_normal_scale = (b - a).norm() * (c - a).norm();
+  geometry.separation_t0 = p_t0 - (w[0] * a_t0 + w[1] * b_t0 + w[2] * c_t0);
+  geometry.separation_t1 = p_t1 - (w[0] * a_t1 + w[1] * b_t1 + w[2] * c_t1);
+  geometry.tolerance = tol;
+
+  PointTriangleCcdResult result;
+  result.time = t;
+  result.weights = w;
+  result.normal = contact_normal(geometry);
+  result.distance = closest.distance;
+  result.separation_t0 = result.normal.dot(geometry.separation_t0);
+  return result;
 }
 
 }  // namespace clothfit::collision
