@@ -23,7 +23,7 @@ constexpr double kAgreementTolerance = 1e-6;
 
 testing::RandomQpOptions options_for(int trial) {
   testing::RandomQpOptions options;
-  switch (trial % 5) {
+  switch (trial % 6) {
     case 0:  // the default: 20 nodes, 24 equalities, 16 contacts
       break;
     case 1:  // flat sheet, many active contacts (a cloth lying on a table)
@@ -47,6 +47,13 @@ testing::RandomQpOptions options_for(int trial) {
       options.mass_scale = 1.0;
       options.step_scale = 1.0;
       options.position_scale = 1.0;
+      break;
+    case 5:  // flat sheet with rank 37 of 44 equality rows (in-plane rigid motions, duplicates)
+      options.num_equalities = 40;
+      options.num_duplicate_equalities = 4;
+      options.num_inequalities = 20;
+      options.active_fraction = 0.3;
+      options.flat = true;
       break;
   }
   return options;
