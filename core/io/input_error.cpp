@@ -5,15 +5,16 @@ namespace clothfit {
 std::string format_input_error(const InputLocation& location, const std::string& problem) {
   std::string out;
   if (!location.file.empty()) {
-    out += location.file;
+    out.append(location.file);
     if (location.line > 0) {
-      out += ":" + std::to_string(location.line);
-      if (location.column > 0) out += ":" + std::to_string(location.column);
+      out.append(":").append(std::to_string(location.line));
+      if (location.column > 0) out.append(":").append(std::to_string(location.column));
     }
-    out += ": ";
+    out.append(": ");
   }
-  if (!location.field.empty()) out += location.field + ": ";
-  return out + problem;
+  if (!location.field.empty()) out.append(location.field).append(": ");
+  out.append(problem);
+  return out;
 }
 
 InputError::InputError(InputLocation location, const std::string& problem)

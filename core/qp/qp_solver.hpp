@@ -29,6 +29,8 @@ struct QpSolverOptions {
   // Relative regularisation added to the diagonal of the equality Delassus matrix A_E D⁻¹ A_Eᵀ so
   // that rank-deficient equality rows (a flat sheet) can be factored: ε = reg · mean(diagonal).
   double equality_regularization = 1e-12;
+  // Iterative-refinement steps against the unregularised equality KKT system after each solve.
+  int refinement_steps = 2;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;

@@ -1,0 +1,143 @@
+// `clothfit inspect TAKE.csv [--json] [--suggest-layout RxC] [--up y|z] [--units-if-absent U]`:
+// describes a Motive CSV take (format version, take name, frame rates, frames, duration, units,
+// assets, and per marker the visible fraction, the number of gaps and the longest gap) and can
+// guess the marker layout of a sheet from its first frame.
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "apps/commands.hpp"
+#include "mocap/layout_suggestion.hpp"
+#include "mocap/marker_layout.hpp"
+#include "mocap/mocap_input_error.hpp"
+#include "mocap/motive_csv_reader.hpp"
+#include "mocap/take_summary.hpp"
+
+namespace clothfit::apps {
+namespace {
+
+namespace po = boost::program_options;
+
+struct GridSize {
+  int rows = 0;
+  int columns = 0;
+};
+
+// "4x5" -> {4, 5}; empty when the text is not two whole numbers >= 1 joined by x.
+std::optional<GridSize> parse_grid_size(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos)
+    return std::nullopt;
+  GridSize size;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  const auto rows = std::from_chars(begin, begin + x, size.rows);
+  const auto columns = std::from_chars(begin + x + 1, end, size.columns);
+  if (rows.ec != std::errc() || rows.ptr != begin + x || columns.ec != std::errc() ||
+      columns.ptr != end || size.rows < 1 || size.columns < 1) {
+    return std::nullopt;
+  }
+  return size;
+}
+
+int bad_input(const std::string& message) {
+  std::cerr << "clothfit inspect: " << message << "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int run_inspect_command(int argc, char** argv) {
+  std::string take_path;
+  std::string up = "y";
+  std::string units_if_absent = "m";
+  std::string layout_size;
+  po::options_description options(
+      "usage: clothfit inspect TAKE.csv [options]\n\n"
+      "Describes an OptiTrack Motive CSV export (format 1.2x): format version, take name,\n"
+      "frame rates, frames, duration, units, assets, and per marker the visible fraction,\n"
+      "the number of gaps and the longest gap (in frames). Exit code 0 when the take reads,\n"
+      "2 for bad input (the error names the file, line and column).\n\noptions");
+  // clang-format off
+  options.add_options()
+      ("help,h", "print this help and exit")
+      ("json", "print the description as JSON instead of text")
+      ("suggest-layout", po::value<std::string>(&layout_size)->value_name("RxC"),
+       "also guess the marker layout of an R x C marker grid (e.g. 4x5) from frame 0 "
+       "(the markers of a sheet lying or hanging roughly flat) and print the layout JSON to "
+       "paste into a scenario")
+      ("up", po::value<std::string>(&up)->default_value("y")->value_name("y|z"),
+       "up axis of the file's coordinates (Motive exports y up unless its axis convention was "
+       "changed); positions are reported z up")
+      ("units-if-absent", po::value<std::string>(&units_if_absent)->default_value("m")
+           ->value_name("m|cm|mm"),
+       "length unit of the coordinates when the file has no `Length Units` field (exports "
+       "before format 1.23)");
+  // clang-format on
+  po::options_description hidden;
+  hidden.add_options()("take", po::value<std::string>(&take_path));
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("take", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return bad_input(std::string(e.what()) + " (see clothfit inspect --help)");
+  }
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return kExitOk;
+  }
+  if (take_path.empty())
+    return bad_input("expected a take: clothfit inspect TAKE.csv");
+
+  mocap::MotiveCsvReadOptions read;
+  const std::optional<mocap::UpAxis> up_axis = mocap::parse_up_axis(up);
+  if (!up_axis)
+    return bad_input("--up: expected y or z, got '" + up + "'");
+  read.file_up_axis = *up_axis;
+  const std::optional<mocap::LengthUnit> unit = mocap::parse_length_unit(units_if_absent);
+  if (!unit) {
+    return bad_input("--units-if-absent: expected m, cm or mm, got '" + units_if_absent + "'");
+  }
+  read.length_unit_if_absent = *unit;
+  std::optional<GridSize> grid;
+  if (vm.count("suggest-layout")) {
+    grid = parse_grid_size(layout_size);
+    if (!grid) {
+      return bad_input("--suggest-layout: expected ROWSxCOLUMNS such as 4x5, got '" + layout_size +
+                       "'");
+    }
+  }
+
+  try {
+    const mocap::Take take = mocap::read_motive_csv(take_path, read);
+    std::optional<mocap::MarkerLayout> layout;
+    if (grid)
+      layout = mocap::suggest_layout(take, grid->rows, grid->columns);
+    if (vm.count("json")) {
+      nlohmann::json j = mocap::take_summary_json(take);
+      if (layout)
+        j["suggested_layout"] = mocap::marker_layout_to_json(*layout);
+      std::cout << j.dump(2) << "\n";
+    } else {
+      mocap::print_take_summary(std::cout, take);
+      if (layout) {
+        std::cout << "\nsuggested layout (from frame " << take.first_frame_number()
+                  << "; check it, then paste it into the scenario):\n"
+                  << mocap::format_marker_layout_json(*layout);
+      }
+    }
+  } catch (const mocap::MocapInputError& e) {
+    return bad_input(e.what());
+  }
+  return kExitOk;
+}
+
+}  // namespace clothfit::apps

@@ -1,0 +1,119 @@
+#include "core/mesh/quad_mesh.hpp"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <map>
+
+#include "core/io/input_error.hpp"
+
+namespace clothfit::mesh {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& problem) {
+  throw InputError(InputLocation{source, 0, 0, ""}, problem);
+}
+
+double quad_area(const Eigen::VectorXd& x, const Quad& q) {
+  const Eigen::Vector3d d1 = x.segment<3>(3 * q[2]) - x.segment<3>(3 * q[0]);
+  const Eigen::Vector3d d2 = x.segment<3>(3 * q[3]) - x.segment<3>(3 * q[1]);
+  return 0.5 * d1.cross(d2).norm();
+}
+
+}  // namespace
+
+void finalize(QuadMesh& mesh, const std::string& source) {
+  const int n = mesh.num_nodes();
+  if (mesh.rest_positions.size() % 3 != 0 || n == 0) fail(source, "mesh has no nodes");
+  if (mesh.quads.empty()) fail(source, "mesh has no quads");
+  if (!mesh.rest_positions.allFinite()) fail(source, "mesh has a non-finite node position");
+
+  std::map<Edge, int> edge_use;
+  for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
+    const Quad& q = mesh.quads[f];
+    const std::string where = "quad " + std::to_string(f + 1);
+    for (int k = 0; k < 4; ++k) {
+      if (q[k] < 0 || q[k] >= n) {
+        fail(source, where + ": node index " + std::to_string(q[k] + 1) + " is out of range 1.." +
+                         std::to_string(n));
+      }
+      for (int l = 0; l < k; ++l) {
+        if (q[k] == q[l]) fail(source, where + ": node " + std::to_string(q[k] + 1) + " repeated");
+      }
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int a = q[k], b = q[(k + 1) % 4];
+      if ((mesh.rest_position(a) - mesh.rest_position(b)).norm() <= 1e-9) {
+        fail(source, where + ": degenerate (edge of zero length)");
+      }
+      ++edge_use[{std::min(a, b), std::max(a, b)}];
+    }
+    if (quad_area(mesh.rest_positions, q) <= 1e-12) {
+      fail(source, where + ": degenerate (zero area)");
+    }
+  }
+
+  mesh.edges.clear();
+  mesh.boundary_edges.clear();
+  mesh.is_boundary_node.assign(n, false);
+  for (const auto& [edge, uses] : edge_use) {
+    if (uses > 2) {
+      fail(source, "edge between nodes " + std::to_string(edge[0] + 1) + " and " +
+                       std::to_string(edge[1] + 1) + " is shared by " + std::to_string(uses) +
+                       " quads (non-manifold)");
+    }
+    mesh.edges.push_back(edge);
+    if (uses == 1) {
+      mesh.boundary_edges.push_back(edge);
+      mesh.is_boundary_node[edge[0]] = mesh.is_boundary_node[edge[1]] = true;
+    }
+  }
+  mesh.triangles.clear();
+  mesh.triangles.reserve(2 * mesh.quads.size());
+  for (const Quad& q : mesh.quads) {
+    mesh.triangles.push_back({q[0], q[1], q[2]});
+    mesh.triangles.push_back({q[0], q[2], q[3]});
+  }
+}
+
+QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {
+  if (!(width > 0) || !(height > 0) || nodes_x < 2 || nodes_y < 2) {
+    throw InputError(InputLocation{}, "a grid needs width > 0, height > 0 and at least 2 × 2 nodes");
+  }
+  QuadMesh mesh;
+  mesh.grid_columns = nodes_x;
+  mesh.grid_rows = nodes_y;
+  mesh.rest_positions.resize(3 * nodes_x * nodes_y);
+  for (int r = 0; r < nodes_y; ++r) {
+    for (int c = 0; c < nodes_x; ++c) {
+      mesh.rest_positions.segment<3>(3 * mesh.grid_node(r, c)) =
+          Eigen::Vector3d(width * c / (nodes_x - 1), height * r / (nodes_y - 1), 0.0);
+    }
+  }
+  for (int r = 0; r + 1 < nodes_y; ++r) {
+    for (int c = 0; c + 1 < nodes_x; ++c) {
+      mesh.quads.push_back({mesh.grid_node(r, c), mesh.grid_node(r, c + 1),
+                            mesh.grid_node(r + 1, c + 1), mesh.grid_node(r + 1, c)});
+    }
+  }
+  finalize(mesh);
+  return mesh;
+}
+
+std::vector<double> quad_areas(const QuadMesh& mesh) {
+  std::vector<double> areas;
+  areas.reserve(mesh.quads.size());
+  for (const Quad& q : mesh.quads) areas.push_back(quad_area(mesh.rest_positions, q));
+  return areas;
+}
+
+Eigen::VectorXd lumped_areas(const QuadMesh& mesh) {
+  Eigen::VectorXd m = Eigen::VectorXd::Zero(mesh.num_nodes());
+  const std::vector<double> areas = quad_areas(mesh);
+  for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
+    for (int node : mesh.quads[f]) m[node] += 0.25 * areas[f];
+  }
+  return m;
+}
+
+}  // namespace clothfit::mesh

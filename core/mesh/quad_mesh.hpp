@@ -1,0 +1,55 @@
+// QuadMesh: the cloth's discretisation. Node positions are stacked node-major in one flat vector
+// φ = (x_0, y_0, z_0, x_1, y_1, z_1, …) of size 3N; node i occupies entries 3i … 3i+2.
+//
+// Quads list their four nodes counter-clockwise (seen from the side the normal points to). Each
+// quad carries its own local parametrisation (ξ along its first edge 0→1, η along its last edge
+// 0→3), which the inextensibility constraints use; for grids these are the sheet's x and y.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace clothfit::mesh {
+
+using Quad = std::array<int, 4>;
+using Edge = std::array<int, 2>;  // node indices, first < second
+using Triangle = std::array<int, 3>;
+
+struct QuadMesh {
+  Eigen::VectorXd rest_positions;  // (3N) rest shape, metres
+  std::vector<Quad> quads;         // node indices, counter-clockwise
+
+  // Derived topology, filled by finalize().
+  std::vector<Edge> edges;           // all unique edges
+  std::vector<Edge> boundary_edges;  // edges used by exactly one quad
+  std::vector<bool> is_boundary_node;  // (N)
+  std::vector<Triangle> triangles;   // two per quad (0,1,2) and (0,2,3), for collision geometry
+
+  // Grid meshes only: nodes per row (columns) and per column (rows); 0 for general meshes.
+  int grid_columns = 0;
+  int grid_rows = 0;
+
+  int num_nodes() const { return static_cast<int>(rest_positions.size() / 3); }
+  Eigen::Vector3d rest_position(int node) const { return rest_positions.segment<3>(3 * node); }
+  // Grid node at (row, column); row 0 is y = 0, column 0 is x = 0.
+  int grid_node(int row, int column) const { return row * grid_columns + column; }
+};
+
+// Builds the derived topology and validates the mesh: indices in range, no repeated node in a quad,
+// no degenerate quad (rest area ≤ 1e-12 m² or a zero-length edge), no edge shared by more than two
+// quads. Throws InputError (with `source` as the file name) on failure.
+void finalize(QuadMesh& mesh, const std::string& source = "");
+
+// A width × height rectangle (metres) in the z = 0 plane with nodes_x × nodes_y nodes, x along the
+// width, y along the height, the corner node 0 at the origin.
+QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y);
+
+// Rest area of each quad (m²), as half the norm of the cross product of its diagonals.
+std::vector<double> quad_areas(const QuadMesh& mesh);
+
+// Lumped (row-sum) area per node: a quarter of each incident quad's rest area, m². (N)
+Eigen::VectorXd lumped_areas(const QuadMesh& mesh);
+
+}  // namespace clothfit::mesh

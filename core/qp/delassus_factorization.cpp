@@ -1,0 +1,56 @@
+#include "core/qp/delassus_factorization.hpp"
+
+#include <algorithm>
+
+namespace clothfit::qp {
+
+bool DelassusFactorization::factorize(const Eigen::VectorXd& mass, const SparseRowMatrix& equality,
+                                      double relative_regularization, int refinement_steps) {
+  m_equality = &equality;
+  m_inverse_mass = mass.cwiseInverse();
+  m_refinement_steps = refinement_steps;
+  const Eigen::Index m = equality.rows();
+  if (m == 0) return true;
+  const Eigen::VectorXd inverse_sqrt = m_inverse_mass.cwiseSqrt();
+  const SparseRowMatrix scaled = equality * inverse_sqrt.asDiagonal();
+  m_delassus = (scaled * scaled.transpose()).template triangularView<Eigen::Lower>();
+  m_delassus.makeCompressed();
+  m_epsilon = relative_regularization * std::max(m_delassus.diagonal().mean(), 1e-300);
+  const bool same_pattern =
+      static_cast<Eigen::Index>(m_pattern_outer.size()) == m + 1 &&
+      static_cast<Eigen::Index>(m_pattern_inner.size()) == m_delassus.nonZeros() &&
+      std::equal(m_pattern_outer.begin(), m_pattern_outer.end(), m_delassus.outerIndexPtr()) &&
+      std::equal(m_pattern_inner.begin(), m_pattern_inner.end(), m_delassus.innerIndexPtr());
+  Eigen::SparseMatrix<double> regularized = m_delassus;
+  for (Eigen::Index i = 0; i < m; ++i) regularized.coeffRef(i, i) += m_epsilon;
+  if (!same_pattern) {
+    m_pattern_outer.assign(m_delassus.outerIndexPtr(), m_delassus.outerIndexPtr() + m + 1);
+    m_pattern_inner.assign(m_delassus.innerIndexPtr(),
+                           m_delassus.innerIndexPtr() + m_delassus.nonZeros());
+    m_llt.analyzePattern(regularized);
+  }
+  m_llt.factorize(regularized);
+  return m_llt.info() == Eigen::Success;
+}
+
+void DelassusFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y,
+                                  Eigen::VectorXd* x, Eigen::VectorXd* y) const {
+  const Eigen::Index m = m_equality->rows();
+  if (m == 0) {
+    *x = m_inverse_mass.cwiseProduct(r_x);
+    y->resize(0);
+    return;
+  }
+  m_rhs.noalias() = (*m_equality) * m_inverse_mass.cwiseProduct(r_x);
+  m_rhs -= r_y;
+  *y = m_llt.solve(m_rhs);
+  for (int step = 0; step < m_refinement_steps; ++step) {
+    // Residual against the unregularised W (its lower triangle holds all of it).
+    m_residual = m_rhs;
+    m_residual.noalias() -= m_delassus.template selfadjointView<Eigen::Lower>() * (*y);
+    *y += m_llt.solve(m_residual);
+  }
+  *x = m_inverse_mass.cwiseProduct(r_x - m_equality->transpose() * (*y));
+}
+
+}  // namespace clothfit::qp

@@ -1,0 +1,35 @@
+// Scenario: a simulation described by a JSON file (the format is documented field by field in
+// README.md, "Scenario files"). load_scenario() validates everything and reports each mistake as
+// an InputError naming the file, the field and what was expected.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "core/qp/qp_solver.hpp"
+#include "core/stepper/simulation_model.hpp"
+
+namespace clothfit::scenario {
+
+struct Scenario {
+  std::string name;         // defaults to the file name without extension
+  std::string description;
+  std::string source_path;  // the JSON file
+  stepper::SimulationModel model;
+  Eigen::VectorXd initial_positions;  // (3N) φ at t = 0 (the placed rest shape), m
+  double duration = 1.0;              // simulated seconds
+  int output_every = 1;               // write every n-th step
+};
+
+// Command-line values that replace the file's.
+struct ScenarioOverrides {
+  std::optional<qp::QpSolverType> qp_solver;
+  std::optional<double> duration;
+};
+
+Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides = {});
+Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
+                        const ScenarioOverrides& overrides = {});
+
+}  // namespace clothfit::scenario

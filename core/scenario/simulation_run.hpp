@@ -1,0 +1,35 @@
+// run_simulation: steps a Scenario from t = 0 to its duration, telling an observer about every
+// step, and sums up how the run went (the figures of `clothfit simulate`'s summary.json).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/scenario/scenario.hpp"
+#include "core/stepper/time_stepper.hpp"
+
+namespace clothfit::scenario {
+
+struct RunSummary {
+  long steps = 0;                         // steps taken
+  double simulated_seconds = 0.0;
+  double wall_seconds = 0.0;              // stepping only (observer time excluded)
+  double q = 0.0;                         // wall_seconds / simulated_seconds
+  double mean_iterations = 0.0;           // projection iterations per step
+  int max_iterations = 0;
+  double max_constraint_violation = 0.0;  // max over steps of StepReport::max_violation
+  long unconverged_steps = 0;             // steps that hit the iteration cap
+  stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status
+  std::string message;                    // the first problem, if any
+
+  bool ok() const { return status == stepper::StepStatus::kConverged; }
+};
+
+// Called with the state after every step (and once with the initial state, report == nullptr).
+using StepObserver =
+    std::function<void(const stepper::SimulationState& state, const stepper::StepReport* report)>;
+
+// Stops early when a step fails (the state could not advance).
+RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer = {});
+
+}  // namespace clothfit::scenario

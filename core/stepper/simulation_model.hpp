@@ -1,0 +1,61 @@
+// SimulationModel (immutable during a run) and SimulationState (what a step changes), in the
+// spirit of MuJoCo's mjModel / mjData.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/forces/cloth_material.hpp"
+#include "core/mesh/quad_mesh.hpp"
+#include "core/qp/qp_solver.hpp"
+#include "core/stepper/trajectory.hpp"
+
+namespace clothfit::stepper {
+
+// A node whose position is prescribed (fixed or following a trajectory) as equality rows.
+struct HeldNode {
+  int node = 0;
+  Trajectory target;  // world position over time, m
+};
+
+struct StepperOptions {
+  double time_step = 0.01;  // Δt, s
+  // Stop the projection when ‖C(φ_j)‖∞ < constraint_tolerance (ε0, dimensionless: metric rows and
+  // ‖d‖²/L² − 1 for boundary edges, so 1e-4 keeps edges within 0.005 % of their length), held
+  // nodes are within held_tolerance (m) of their targets, no contact is violated by more than
+  // contact_tolerance (ε1, m) and the last increment ‖Δφ‖∞ < increment_tolerance (ε2, m).
+  // The defaults were chosen by measurement (README.md, "Solver tolerances"): the Gauss–Newton
+  // projection converges only linearly on nearly flat sheets, so tighter values cost many
+  // iterations for no visible difference.
+  double constraint_tolerance = 1e-4;
+  double contact_tolerance = 1e-4;
+  double increment_tolerance = 1e-4;
+  double held_tolerance = 1e-9;
+  int max_iterations = 100;  // projection iterations per step
+  // Levenberg–Marquardt damping of the projection: the QP's equality Delassus matrix gets
+  // ε = projection_damping · mean(diag) on its diagonal and no refinement, so that steps along the
+  // nearly dependent constraint directions of a nearly flat sheet are damped instead of
+  // overshooting. Overrides qp.equality_regularization and qp.refinement_steps.
+  double projection_damping = 1e-6;
+  // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
+  // (0 takes every full Gauss–Newton step).
+  int max_step_halvings = 4;
+  qp::QpSolverType qp_solver = qp::QpSolverType::kActiveSet;
+  qp::QpSolverOptions qp;
+};
+
+struct SimulationModel {
+  mesh::QuadMesh mesh;
+  forces::ClothMaterial material;
+  std::vector<HeldNode> held;
+  StepperOptions options;
+};
+
+struct SimulationState {
+  Eigen::VectorXd positions;   // φ (3N), m
+  Eigen::VectorXd velocities;  // φ̇ (3N), m/s
+  double time = 0.0;           // s
+  long step = 0;
+};
+
+}  // namespace clothfit::stepper

@@ -1,0 +1,183 @@
+#include "core/stepper/time_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clothfit::stepper {
+
+std::string_view to_string(StepStatus status) {
+  switch (status) {
+    case StepStatus::kConverged: return "converged";
+    case StepStatus::kIterationCap: return "iteration_cap";
+    default: return "failed";
+  }
+}
+
+namespace {
+
+qp::QpSolverOptions projection_qp_options(const StepperOptions& options) {
+  qp::QpSolverOptions qp = options.qp;
+  qp.equality_regularization = options.projection_damping;
+  qp.refinement_steps = 0;
+  return qp;
+}
+
+}  // namespace
+
+TimeStepper::TimeStepper(const SimulationModel& model)
+    : m_model(model),
+      m_constraints(model.mesh),
+      m_unconstrained(model.mesh, model.material, model.options.time_step),
+      m_solver(qp::make_qp_solver(model.options.qp_solver, projection_qp_options(model.options))),
+      m_jacobian(m_constraints.make_jacobian()) {
+  const int n = m_model.mesh.num_nodes();
+  const int num_c = m_constraints.size();
+  m_free_index.assign(3 * n, 0);
+  for (const HeldNode& h : m_model.held) {
+    for (int d = 0; d < 3; ++d) m_free_index[3 * h.node + d] = -1;
+  }
+  for (int k = 0; k < 3 * n; ++k) {
+    if (m_free_index[k] < 0) continue;
+    m_free_index[k] = static_cast<int>(m_free_coordinate.size());
+    m_free_coordinate.push_back(k);
+  }
+  const int num_free = static_cast<int>(m_free_coordinate.size());
+  m_qp.mass.resize(num_free);
+  for (int v = 0; v < num_free; ++v) {
+    const int node = m_free_coordinate[v] / 3;
+    m_qp.mass[v] = m_model.material.density * m_unconstrained.lumped_area()[node];
+  }
+  m_qp.linear.setZero(num_free);
+  // ∇C restricted to the free columns; its values are refreshed every iteration.
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(m_jacobian.nonZeros());
+  for (int r = 0; r < num_c; ++r) {
+    for (constraints::SparseRowMatrix::InnerIterator it(m_jacobian, r); it; ++it) {
+      const int v = m_free_index[it.col()];
+      if (v >= 0) triplets.emplace_back(r, v, 1.0);
+    }
+  }
+  m_qp.equality_jacobian.resize(num_c, num_free);
+  m_qp.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  m_qp.equality_jacobian.makeCompressed();
+  // Columns keep their order when held ones are dropped, so the free values of each row appear in
+  // the same order in both matrices.
+  m_free_value.assign(m_jacobian.nonZeros(), -1);
+  int slot = 0;
+  for (int p = 0; p < m_jacobian.nonZeros(); ++p) {
+    if (m_free_index[m_jacobian.innerIndexPtr()[p]] >= 0) m_free_value[p] = slot++;
+  }
+  m_qp.equality_offset.setZero(num_c);
+  m_qp.inequality_jacobian.resize(0, num_free);
+  m_qp.inequality_offset.resize(0);
+  m_targets.resize(3 * static_cast<int>(m_model.held.size()));
+  m_held_increment.setZero(3 * n);
+}
+
+TimeStepper::~TimeStepper() = default;
+
+SimulationState TimeStepper::initial_state(const Eigen::VectorXd& positions) const {
+  SimulationState state;
+  state.positions = positions;
+  state.velocities.setZero(positions.size());
+  return state;
+}
+
+StepReport TimeStepper::step(SimulationState* state) {
+  const StepperOptions& options = m_model.options;
+  const double dt = options.time_step;
+  const double t1 = state->time + dt;
+  const int num_c = m_constraints.size();
+  StepReport report;
+
+  for (std::size_t h = 0; h < m_model.held.size(); ++h) {
+    m_targets.segment<3>(3 * h) = m_model.held[h].target.position(t1);
+  }
+  m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
+  m_phi = m_phi0;
+
+  double last_increment = 0.0;
+  int working_set_changes = 0;
+  for (int iteration = 0;; ++iteration) {
+    m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
+    double held_residual = 0.0;
+    for (std::size_t h = 0; h < m_model.held.size(); ++h) {
+      const int node = m_model.held[h].node;
+      const Eigen::Vector3d increment = m_targets.segment<3>(3 * h) - m_phi.segment<3>(3 * node);
+      m_held_increment.segment<3>(3 * node) = increment;
+      held_residual = std::max(held_residual, increment.norm());
+    }
+    const double residual =
+        num_c > 0 ? m_constraint_values.lpNorm<Eigen::Infinity>() : 0.0;
+    report.iterations = iteration;
+    report.constraint_residual = residual;
+    report.held_residual = held_residual;
+    report.last_increment = last_increment;
+    if (!std::isfinite(residual) || !std::isfinite(held_residual)) {
+      report.status = StepStatus::kFailed;
+      report.message = "positions became non-finite";
+      return report;
+    }
+    if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
+        last_increment < options.increment_tolerance) {
+      report.status = StepStatus::kConverged;
+      break;
+    }
+    if (iteration == options.max_iterations) {
+      report.status = StepStatus::kIterationCap;
+      report.message = "projection stopped after " + std::to_string(iteration) +
+                       " iterations with ‖C‖∞ = " + std::to_string(residual) +
+                       ", ‖Δφ‖∞ = " + std::to_string(last_increment) + " m";
+      break;
+    }
+    // Split ∇C Δφ into the free part (QP rows) and the known held part (into the offsets).
+    m_qp.equality_offset = m_constraint_values;
+    const double* values = m_jacobian.valuePtr();
+    double* free_values = m_qp.equality_jacobian.valuePtr();
+    for (int r = 0; r < num_c; ++r) {
+      for (int p = m_jacobian.outerIndexPtr()[r]; p < m_jacobian.outerIndexPtr()[r + 1]; ++p) {
+        if (m_free_value[p] >= 0) {
+          free_values[m_free_value[p]] = values[p];
+        } else {
+          m_qp.equality_offset[r] += values[p] * m_held_increment[m_jacobian.innerIndexPtr()[p]];
+        }
+      }
+    }
+    const qp::QpSummary summary = m_solver->solve(m_qp, {}, &m_solution);
+    working_set_changes += summary.iterations;
+    if (summary.termination == qp::QpTermination::kNumericalFailure || !m_solution.x.allFinite()) {
+      report.status = StepStatus::kFailed;
+      report.message = "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;
+      return report;
+    }
+    // Backtracking on ‖C‖₂: the Gauss–Newton direction always decreases it for a short enough
+    // step, which keeps the iteration monotone where ∇C is badly conditioned (nearly flat sheets).
+    double scale = 1.0;
+    const double current = m_constraint_values.squaredNorm();
+    for (int halving = 0;; ++halving) {
+      m_trial = m_phi;
+      for (std::size_t v = 0; v < m_free_coordinate.size(); ++v) {
+        m_trial[m_free_coordinate[v]] += scale * m_solution.x[v];
+      }
+      for (std::size_t h = 0; h < m_model.held.size(); ++h) {
+        m_trial.segment<3>(3 * m_model.held[h].node) = m_targets.segment<3>(3 * h);
+      }
+      if (halving == options.max_step_halvings) break;
+      m_constraints.evaluate(m_trial, &m_trial_values, nullptr);
+      if (m_trial_values.squaredNorm() <= current || current == 0.0) break;
+      scale *= 0.5;
+    }
+    double increment = (m_trial - m_phi).lpNorm<Eigen::Infinity>();
+    m_phi.swap(m_trial);
+    last_increment = increment;
+  }
+  report.qp_working_set_changes = working_set_changes;
+  report.max_violation = m_constraints.max_violation(m_phi);
+  state->velocities = (m_phi - state->positions) / dt;
+  state->positions = m_phi;
+  state->time = t1;
+  ++state->step;
+  return report;
+}
+
+}  // namespace clothfit::stepper

@@ -1,0 +1,70 @@
+// TimeStepper: advances a SimulationState by one Δt (DESIGN.md §2): the unconstrained implicit
+// Euler step, then projection iterations, each a QP whose equality rows are the linearised
+// inextensibility constraints, until the tolerances of StepperOptions hold.
+//
+// Held nodes are equality rows of the form "node = target" with a unit gradient; the stepper
+// eliminates them instead of handing them to the QP: their increment is known exactly, so they
+// move to the constraint offsets (c + ∇C_held Δφ_held) and the QP is solved over the free
+// coordinates only. This keeps the held positions exact even when the inextensibility rows are
+// regularised, e.g. when two held corners are exactly one sheet-width apart and the edge between
+// them is taut (a configuration where ∇C loses rank at the solution).
+// It owns all work buffers, so a step allocates little beyond what the sparse factorisation does.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/constraints/inextensibility_constraints.hpp"
+#include "core/forces/unconstrained_step.hpp"
+#include "core/stepper/simulation_model.hpp"
+
+namespace clothfit::stepper {
+
+enum class StepStatus {
+  kConverged,      // all tolerances met
+  kIterationCap,   // max_iterations reached; the state advanced with the last iterate
+  kFailed,         // the QP failed or the state became non-finite; the state did not advance
+};
+
+std::string_view to_string(StepStatus status);
+
+struct StepReport {
+  StepStatus status = StepStatus::kFailed;
+  int iterations = 0;                // projection iterations (QPs solved)
+  int qp_working_set_changes = 0;    // summed over the iterations
+  double constraint_residual = 0.0;  // ‖C(φ)‖∞ at the end, dimensionless
+  double max_violation = 0.0;        // InextensibilityConstraints::max_violation at the end
+  double held_residual = 0.0;        // max distance of a held node to its target, m
+  double last_increment = 0.0;       // ‖Δφ‖∞ of the last iteration, m
+  std::string message;
+};
+
+class TimeStepper {
+ public:
+  explicit TimeStepper(const SimulationModel& model);
+  ~TimeStepper();
+
+  // A state at rest in `positions` (3N) at time 0 (defaults to the mesh's rest shape).
+  SimulationState initial_state(const Eigen::VectorXd& positions) const;
+
+  StepReport step(SimulationState* state);
+
+  const SimulationModel& model() const { return m_model; }
+  const constraints::InextensibilityConstraints& constraints() const { return m_constraints; }
+
+ private:
+  const SimulationModel& m_model;
+  constraints::InextensibilityConstraints m_constraints;
+  forces::UnconstrainedStep m_unconstrained;
+  std::unique_ptr<qp::QpSolver> m_solver;
+  qp::QpProblem m_qp;
+  qp::QpSolution m_solution;
+  constraints::SparseRowMatrix m_jacobian;  // ∇C over all coordinates (m × 3N)
+  std::vector<int> m_free_index;     // (3N) coordinate → QP variable, −1 for held coordinates
+  std::vector<int> m_free_value;     // ∇C value p → slot in the QP's equality values, −1 if held
+  std::vector<int> m_free_coordinate;  // QP variable → coordinate
+  Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
+  Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
+};
+
+}  // namespace clothfit::stepper

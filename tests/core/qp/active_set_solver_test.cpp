@@ -1,0 +1,144 @@
+#include "core/qp/active_set_solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+
+namespace clothfit::qp {
+namespace {
+
+SparseRowMatrix sparse(const Eigen::MatrixXd& dense) {
+  return dense.sparseView();
+}
+
+// min ½‖x‖² − fᵀx with D = I.
+QpProblem unit_mass_problem(const Eigen::VectorXd& f) {
+  QpProblem p;
+  p.mass = Eigen::VectorXd::Ones(f.size());
+  p.linear = f;
+  p.equality_jacobian.resize(0, f.size());
+  p.equality_offset.resize(0);
+  p.inequality_jacobian.resize(0, f.size());
+  p.inequality_offset.resize(0);
+  return p;
+}
+
+TEST(ActiveSetSolver, HandSolvedProblemWithOneActiveAndOneInactiveRow) {
+  // min ½‖x‖² − (3x + 2y)  s.t.  x + y + z = 1,  1 − x ≥ 0,  y + 5 ≥ 0.
+  // Stationarity: x = 3 − λ − γ, y = 2 − λ, z = −λ. Without the bound λ = 4/3 and x = 5/3 > 1,
+  // so the bound is active: x = 1, 1 + (2 − λ) − λ = 1 → λ = 1, y = 1, z = −1, γ = 3 − 1 − 1 = 1.
+  QpProblem p = unit_mass_problem(Eigen::Vector3d(3, 2, 0));
+  p.equality_jacobian = sparse(Eigen::RowVector3d(1, 1, 1));
+  p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
+  Eigen::MatrixXd g(2, 3);
+  g << -1, 0, 0, 0, 1, 0;
+  p.inequality_jacobian = sparse(g);
+  p.inequality_offset = Eigen::Vector2d(1, 5);
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary summary = solver.solve(p, {}, &s);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_NEAR(s.x[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.x[1], 1.0, 1e-12);
+  EXPECT_NEAR(s.x[2], -1.0, 1e-12);
+  EXPECT_NEAR(s.equality_multipliers[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.inequality_multipliers[0], 1.0, 1e-12);
+  EXPECT_EQ(s.inequality_multipliers[1], 0.0);
+  ASSERT_EQ(s.active_inequalities.size(), 1u);
+  EXPECT_EQ(s.active_inequalities[0], 0);
+}
+
+TEST(ActiveSetSolver, SeededRowWithNegativeMultiplierLeavesTheWorkingSet) {
+  // min ½‖x‖² − x₀  s.t. x₀ ≥ 0 (inactive at the optimum x₀ = 1). Seeding the row forces x₀ = 0
+  // with γ = −1 < 0, so it must leave.
+  QpProblem p = unit_mass_problem(Eigen::Vector2d(1, 0));
+  p.inequality_jacobian = sparse(Eigen::RowVector2d(1, 0));
+  p.inequality_offset = Eigen::VectorXd::Zero(1);
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary summary = solver.solve(p, {0}, &s);
+  ASSERT_TRUE(summary.ok());
+  EXPECT_NEAR(s.x[0], 1.0, 1e-14);
+  EXPECT_TRUE(s.active_inequalities.empty());
+  EXPECT_GE(summary.iterations, 1);
+}
+
+TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
+  // Project the point f onto the box [0, 1]ⁿ written as 2n inequality rows; f is far outside.
+  const int n = 6;
+  Eigen::VectorXd f(n);
+  f << -3, 2, 0.5, 7, -0.2, 1.5;
+  QpProblem p = unit_mass_problem(f);
+  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2 * n, n);
+  Eigen::VectorXd c(2 * n);
+  for (int i = 0; i < n; ++i) {
+    g(2 * i, i) = 1;  // x_i ≥ 0
+    c[2 * i] = 0;
+    g(2 * i + 1, i) = -1;  // 1 − x_i ≥ 0
+    c[2 * i + 1] = 1;
+  }
+  p.inequality_jacobian = sparse(g);
+  p.inequality_offset = c;
+  ActiveSetSolver solver;
+  QpSolution s;
+  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(s.x[i], std::clamp(f[i], 0.0, 1.0), 1e-13);
+}
+
+TEST(ActiveSetSolver, EqualityOnlyMatchesTheClosedForm) {
+  // x = D⁻¹(f − Aᵀλ) with (A D⁻¹ Aᵀ) λ = c + A D⁻¹ f.
+  Eigen::MatrixXd a(2, 4);
+  a << 1, 2, 0, -1, 0, 1, 1, 3;
+  const Eigen::Vector4d mass(0.5, 2, 1, 3);
+  const Eigen::Vector4d f(1, -1, 2, 0.5);
+  const Eigen::Vector2d c(0.3, -0.7);
+  QpProblem p = unit_mass_problem(f);
+  p.mass = mass;
+  p.equality_jacobian = sparse(a);
+  p.equality_offset = c;
+  const Eigen::MatrixXd dinv = mass.cwiseInverse().asDiagonal();
+  const Eigen::Vector2d lambda = (a * dinv * a.transpose()).ldlt().solve(c + a * dinv * f);
+  const Eigen::Vector4d x = dinv * (f - a.transpose() * lambda);
+  ActiveSetSolver solver;
+  QpSolution s;
+  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+  EXPECT_LT((s.x - x).norm(), 1e-13);
+  EXPECT_LT((s.equality_multipliers - lambda).norm(), 1e-12);
+  EXPECT_LT((c + a * s.x).norm(), 1e-14);
+}
+
+TEST(ActiveSetSolver, RankDeficientConsistentEqualitiesAreSolved) {
+  // The same row twice (a flat sheet's metric rows are dependent like this).
+  Eigen::MatrixXd a(3, 3);
+  a << 1, 1, 0, 1, 1, 0, 0, 1, 1;
+  QpProblem p = unit_mass_problem(Eigen::Vector3d(1, 0, 0));
+  p.equality_jacobian = sparse(a);
+  p.equality_offset = Eigen::Vector3d(-1, -1, 0);
+  ActiveSetSolver solver;
+  QpSolution s;
+  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+  EXPECT_LT((a * s.x + p.equality_offset).norm(), 1e-10);
+  // Minimiser of ½‖x‖² − x₀ on {x₀ + x₁ = 1, x₁ + x₂ = 0}: x = (1, 0, 0).
+  EXPECT_LT((s.x - Eigen::Vector3d(1, 0, 0)).norm(), 1e-9);
+}
+
+TEST(ActiveSetSolver, DependentContactRowIsSwappedNotFactoredSingular) {
+  // Rows x₀ ≥ 1 and 2x₀ ≥ 3 have parallel gradients; the second is the binding one (x₀ ≥ 1.5).
+  QpProblem p = unit_mass_problem(Eigen::Vector2d(0, 0));
+  Eigen::MatrixXd g(2, 2);
+  g << 1, 0, 2, 0;
+  p.inequality_jacobian = sparse(g);
+  p.inequality_offset = Eigen::Vector2d(-1, -3);
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary summary = solver.solve(p, {0}, &s);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_NEAR(s.x[0], 1.5, 1e-12);
+  EXPECT_GE(summary.dependent_rows, 1);
+  ASSERT_EQ(s.active_inequalities.size(), 1u);
+  EXPECT_EQ(s.active_inequalities[0], 1);
+}
+
+}  // namespace
+}  // namespace clothfit::qp
