@@ -122,7 +122,7 @@ int run_inspect_command(int argc, char** argv) {
     if (grid)
       layout = mocap::suggest_layout(take, grid->rows, grid->columns);
     if (vm.count("json")) {
-      nlohmann::json j = mocap::take_summary_json(take);
+      nlohmann::ordered_json j = mocap::take_summary_json(take);
       if (layout)
         j["suggested_layout"] = mocap::marker_layout_to_json(*layout);
       std::cout << j.dump(2) << "\n";

@@ -235,7 +235,7 @@ void MotiveCsvParser::fail_row_typed(int line, const std::string& detail) const 
        detail +
            ": this is the row-typed Motive CSV format 1.1 (rows starting with 'info', 'frame', "
            "'rigidbody', ...), which clothfit does not read; export the take again from Motive "
-           "as CSV format 1.2x (Motive 1.7 or later)");
+           "as CSV (format 1.2x)");
 }
 
 void MotiveCsvParser::read_header_fields(const std::vector<CsvCell>& cells, int line) {

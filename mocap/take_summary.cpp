@@ -9,8 +9,8 @@
 namespace clothfit::mocap {
 namespace {
 
-nlohmann::json optional_json(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+nlohmann::ordered_json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 double tracked_fraction(const Take& take, const RigidBodyTrack& body) {
@@ -34,10 +34,11 @@ std::string hz(double value) {
 
 }  // namespace
 
-nlohmann::json take_summary_json(const Take& take) {
+nlohmann::ordered_json take_summary_json(const Take& take) {
+  using Json = nlohmann::ordered_json;
   const TakeInfo& info = take.info();
   const MotiveHeader& header = info.header;
-  nlohmann::json j;
+  Json j;
   j["file"] = info.source;
   j["format_version"] = header.format_version;
   j["take_name"] = header.take_name;
@@ -49,13 +50,12 @@ nlohmann::json take_summary_json(const Take& take) {
   j["first_frame"] = take.first_frame_number();
   j["last_frame"] = take.frame_number(take.frame_count() - (take.frame_count() > 0 ? 1 : 0));
   j["duration_s"] = take.duration_s();
-  j["total_exported_frames"] = header.total_exported_frames
-                                   ? nlohmann::json(*header.total_exported_frames)
-                                   : nlohmann::json(nullptr);
+  j["total_exported_frames"] =
+      header.total_exported_frames ? Json(*header.total_exported_frames) : Json(nullptr);
   j["length_units"] = std::string(motive_unit_name(info.file_length_unit));
   j["length_units_assumed"] = info.file_length_unit_assumed;
   j["up_axis"] = std::string(up_axis_name(info.file_up_axis));
-  nlohmann::json assets = nlohmann::json::array();
+  Json assets = Json::array();
   for (const AssetInfo& a : info.assets) {
     assets.push_back({{"type", a.type},
                       {"name", a.name},
@@ -65,14 +65,14 @@ nlohmann::json take_summary_json(const Take& take) {
                       {"read", a.read}});
   }
   j["assets"] = std::move(assets);
-  nlohmann::json bodies = nlohmann::json::array();
+  Json bodies = Json::array();
   for (const RigidBodyTrack& body : take.rigid_bodies()) {
     bodies.push_back({{"name", body.name},
                       {"rotation", body.file_rotation_type},
                       {"tracked_fraction", tracked_fraction(take, body)}});
   }
   j["rigid_bodies"] = std::move(bodies);
-  nlohmann::json markers = nlohmann::json::array();
+  Json markers = Json::array();
   const std::vector<MarkerGapStatistics> stats = gap_statistics(take);
   for (std::size_t m = 0; m < take.marker_count(); ++m) {
     markers.push_back({{"name", take.marker(m).name},
