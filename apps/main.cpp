@@ -23,7 +23,8 @@ constexpr Command kCommands[] = {
 
 void print_usage(std::ostream& out) {
   out << "usage: clothfit <command> [options]\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands)
+    out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
   out << "\nRun `clothfit <command> --help` for the options of one command.\n";
 }
 
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
     return clothfit::apps::kExitOk;
   }
   for (const Command& c : kCommands) {
-    if (name == c.name) return c.run(argc - 1, argv + 1);
+    if (name == c.name)
+      return c.run(argc - 1, argv + 1);
   }
   std::cerr << "clothfit: unknown command '" << name << "'\n\n";
   print_usage(std::cerr);

@@ -33,8 +33,8 @@ int run_simulate_command(int argc, char** argv) {
   po::options_description options(kUsage);
   std::string scenario_path, out_dir, qp_name;
   double duration = 0.0;
-  options.add_options()("help,h", "show this help")(
-      "out,o", po::value(&out_dir), "output folder (created if needed)")(
+  options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir),
+                                                    "output folder (created if needed)")(
       "qp", po::value(&qp_name),
       "QP solver: active-set (the paper's method) or interior-point (Ipopt baseline); "
       "default: the scenario's solver.qp, else active-set")(
@@ -101,7 +101,8 @@ int run_simulate_command(int argc, char** argv) {
   const long total_steps = std::lround(scenario.duration / scenario.model.options.time_step);
   long frame = 0;
   auto last_progress = std::chrono::steady_clock::now();
-  const auto observer = [&](const stepper::SimulationState& state, const stepper::StepReport* report) {
+  const auto observer = [&](const stepper::SimulationState& state,
+                            const stepper::StepReport* report) {
     if (report != nullptr) {
       steps << state.step << ',' << state.time << ',' << to_string(report->status) << ','
             << report->iterations << ',' << report->max_violation << ',' << report->held_residual
@@ -116,8 +117,8 @@ int run_simulate_command(int argc, char** argv) {
     }
     const auto now = std::chrono::steady_clock::now();
     if (!quiet && now - last_progress > std::chrono::seconds(1)) {
-      std::cerr << "simulate: step " << state.step << " / " << total_steps << " (t = "
-                << state.time << " s)\n";
+      std::cerr << "simulate: step " << state.step << " / " << total_steps << " (t = " << state.time
+                << " s)\n";
       last_progress = now;
     }
   };

@@ -13,10 +13,14 @@ namespace {
 // Bilinear shape functions on the unit square with corners (0,0), (1,0), (1,1), (0,1).
 double shape(int i, double u, double v) {
   switch (i) {
-    case 0: return (1 - u) * (1 - v);
-    case 1: return u * (1 - v);
-    case 2: return u * v;
-    default: return (1 - u) * v;
+    case 0:
+      return (1 - u) * (1 - v);
+    case 1:
+      return u * (1 - v);
+    case 2:
+      return u * v;
+    default:
+      return (1 - u) * v;
   }
 }
 double shape_du(int i, double v) {
@@ -62,12 +66,13 @@ ElementIntegrals element_integrals(double a, double b) {
 }  // namespace
 
 InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mesh)
-    : m_num_variables(3 * mesh.num_nodes()) {
+    : m_num_variables(3 * mesh.num_nodes()), m_num_nodes(mesh.num_nodes()) {
   const int n = mesh.num_nodes();
   // Quads incident to each node, with the node's local corner index.
   std::vector<std::vector<std::pair<int, int>>> incident(n);
   for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
-    for (int k = 0; k < 4; ++k) incident[mesh.quads[f][k]].emplace_back(static_cast<int>(f), k);
+    for (int k = 0; k < 4; ++k)
+      incident[mesh.quads[f][k]].emplace_back(static_cast<int>(f), k);
   }
   std::vector<ElementIntegrals> integrals;
   std::vector<double> param_area;
@@ -83,14 +88,17 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
   std::vector<double> rest;
   auto add_constraint = [&](const std::map<std::pair<int, int>, double>& q_entries) {
     std::vector<int> nodes;
-    for (const auto& [ab, value] : q_entries) nodes.push_back(ab.first);
+    for (const auto& [ab, value] : q_entries)
+      nodes.push_back(ab.first);
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     const int s = static_cast<int>(nodes.size());
     std::vector<double> block(s * s, 0.0);
     for (const auto& [ab, value] : q_entries) {
-      const int ia = static_cast<int>(std::lower_bound(nodes.begin(), nodes.end(), ab.first) - nodes.begin());
-      const int ib = static_cast<int>(std::lower_bound(nodes.begin(), nodes.end(), ab.second) - nodes.begin());
+      const int ia =
+          static_cast<int>(std::lower_bound(nodes.begin(), nodes.end(), ab.first) - nodes.begin());
+      const int ib =
+          static_cast<int>(std::lower_bound(nodes.begin(), nodes.end(), ab.second) - nodes.begin());
       block[ia * s + ib] += value;
     }
     // Rest value c_i = Σ Q_ab ⟨p_a, p_b⟩ at the rest shape, relative to the first node.
@@ -110,9 +118,11 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
   };
 
   for (int k = 0; k < n; ++k) {
-    if (mesh.is_boundary_node[k] || incident[k].empty()) continue;
+    if (mesh.is_boundary_node[k] || incident[k].empty())
+      continue;
     double m_k = 0.0;
-    for (const auto& [f, local] : incident[k]) m_k += 0.25 * param_area[f];
+    for (const auto& [f, local] : incident[k])
+      m_k += 0.25 * param_area[f];
     for (int form = 0; form < 3; ++form) {
       std::map<std::pair<int, int>, double> entries;
       for (const auto& [f, local] : incident[k]) {
@@ -120,7 +130,8 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
         const ElementIntegrals& in = integrals[f];
         const auto& t = form == 0 ? in.e : form == 1 ? in.f : in.g;
         for (int i = 0; i < 4; ++i) {
-          for (int j = 0; j < 4; ++j) entries[{q[i], q[j]}] += t[local][i][j] / m_k;
+          for (int j = 0; j < 4; ++j)
+            entries[{q[i], q[j]}] += t[local][i][j] / m_k;
         }
       }
       add_constraint(entries);
@@ -129,10 +140,71 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
   m_num_metric = static_cast<int>(rest.size());
   for (const mesh::Edge& e : mesh.boundary_edges) {
     const double l2 = (mesh.rest_position(e[0]) - mesh.rest_position(e[1])).squaredNorm();
-    add_constraint({{{e[0], e[0]}, 1 / l2}, {{e[1], e[1]}, 1 / l2}, {{e[0], e[1]}, -1 / l2},
+    add_constraint({{{e[0], e[0]}, 1 / l2},
+                    {{e[1], e[1]}, 1 / l2},
+                    {{e[0], e[1]}, -1 / l2},
                     {{e[1], e[0]}, -1 / l2}});
   }
   m_rest_value = Eigen::Map<Eigen::VectorXd>(rest.data(), rest.size());
+
+  // Curvature pattern: the lower triangle of the union of all blocks.
+  const Eigen::SparseMatrix<double> pattern = make_curvature();
+  m_curvature_nonzeros = static_cast<int>(pattern.nonZeros());
+  m_curvature_slot.assign(m_q.size(), -1);
+  for (int i = 0; i < size(); ++i) {
+    const int begin = m_node_offset[i];
+    const int s = m_node_offset[i + 1] - begin;
+    for (int a = 0; a < s; ++a) {
+      for (int b = 0; b <= a; ++b) {  // nodes sorted: node a ≥ node b
+        const int row = m_nodes[begin + a], col = m_nodes[begin + b];
+        const int* first = pattern.innerIndexPtr() + pattern.outerIndexPtr()[col];
+        const int* last = pattern.innerIndexPtr() + pattern.outerIndexPtr()[col + 1];
+        m_curvature_slot[m_q_offset[i] + a * s + b] =
+            static_cast<int>(std::lower_bound(first, last, row) - pattern.innerIndexPtr());
+      }
+    }
+  }
+}
+
+Eigen::SparseMatrix<double> InextensibilityConstraints::make_curvature() const {
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int i = 0; i < size(); ++i) {
+    for (int a = m_node_offset[i]; a < m_node_offset[i + 1]; ++a) {
+      for (int b = m_node_offset[i]; b <= a; ++b)
+        triplets.emplace_back(m_nodes[a], m_nodes[b], 0.0);
+    }
+  }
+  Eigen::SparseMatrix<double> k(m_num_nodes, m_num_nodes);
+  k.setFromTriplets(triplets.begin(), triplets.end());
+  k.makeCompressed();
+  return k;
+}
+
+void InextensibilityConstraints::curvature(const Eigen::VectorXd& lambda,
+                                           Eigen::SparseMatrix<double>* k) const {
+  assert(lambda.size() == size() && k->nonZeros() == m_curvature_nonzeros);
+  double* values = k->valuePtr();
+  std::fill(values, values + m_curvature_nonzeros, 0.0);
+  auto add_block = [&](int i, double weight) {
+    if (weight == 0.0)
+      return;
+    const int s = m_node_offset[i + 1] - m_node_offset[i];
+    const double* q = m_q.data() + m_q_offset[i];
+    const int* slot = m_curvature_slot.data() + m_q_offset[i];
+    for (int a = 0; a < s; ++a) {
+      for (int b = 0; b <= a; ++b)
+        values[slot[a * s + b]] += weight * q[a * s + b];
+    }
+  };
+  // Metric rows come in (E, F, G) triples of one node, sharing the node set.
+  for (int i = 0; i < m_num_metric; i += 3) {
+    const double shear = std::abs(lambda[i + 1]);
+    add_block(i, 2.0 * std::max(lambda[i], 0.0) + shear);
+    add_block(i + 1, 2.0 * lambda[i + 1]);
+    add_block(i + 2, 2.0 * std::max(lambda[i + 2], 0.0) + shear);
+  }
+  for (int i = m_num_metric; i < size(); ++i)
+    add_block(i, 2.0 * std::max(lambda[i], 0.0));
 }
 
 SparseRowMatrix InextensibilityConstraints::make_jacobian() const {
@@ -140,7 +212,8 @@ SparseRowMatrix InextensibilityConstraints::make_jacobian() const {
   triplets.reserve(3 * m_nodes.size());
   for (int i = 0; i < size(); ++i) {
     for (int p = m_node_offset[i]; p < m_node_offset[i + 1]; ++p) {
-      for (int d = 0; d < 3; ++d) triplets.emplace_back(i, 3 * m_nodes[p] + d, 1.0);
+      for (int d = 0; d < 3; ++d)
+        triplets.emplace_back(i, 3 * m_nodes[p] + d, 1.0);
     }
   }
   SparseRowMatrix jacobian(size(), m_num_variables);
@@ -165,10 +238,11 @@ void InextensibilityConstraints::evaluate(const Eigen::VectorXd& phi, Eigen::Vec
     const Eigen::Vector3d ref = phi.segment<3>(3 * m_nodes[begin]);
     double c = 0.0;
     for (int a = 0; a < s; ++a) {
-      // g_a = 2 Σ_b Q_ab (p_b − ref): Q has zero row sums for the metric forms and the edge form, so
-      // measuring from a nearby node changes nothing but the rounding.
+      // g_a = 2 Σ_b Q_ab (p_b − ref): Q has zero row sums for the metric forms and the edge form,
+      // so measuring from a nearby node changes nothing but the rounding.
       Eigen::Vector3d g = Eigen::Vector3d::Zero();
-      for (int b = 0; b < s; ++b) g += q[a * s + b] * (phi.segment<3>(3 * m_nodes[begin + b]) - ref);
+      for (int b = 0; b < s; ++b)
+        g += q[a * s + b] * (phi.segment<3>(3 * m_nodes[begin + b]) - ref);
       g *= 2.0;
       c += 0.5 * g.dot(phi.segment<3>(3 * m_nodes[begin + a]) - ref);
       if (jac != nullptr) {
@@ -187,7 +261,8 @@ double InextensibilityConstraints::max_violation(const Eigen::VectorXd& phi) con
   double worst = 0.0;
   for (int i = 0; i < size(); ++i) {
     // Edge rows hold ‖d‖²/L² − 1; the relative length error is sqrt(1 + C) − 1.
-    const double v = i < m_num_metric ? std::abs(c[i]) : std::abs(std::sqrt(std::max(0.0, 1.0 + c[i])) - 1.0);
+    const double v =
+        i < m_num_metric ? std::abs(c[i]) : std::abs(std::sqrt(std::max(0.0, 1.0 + c[i])) - 1.0);
     worst = std::max(worst, v);
   }
   return worst;

@@ -2,8 +2,8 @@
 //
 // For every interior node k, three metric constraints keep the first fundamental form, weighted
 // by the hat function N_k, at its rest value:
-//   E_k(φ) = (1/m_k) Σ_{i,j} ⟨p_i, p_j⟩ ∫ N_k ∂ξN_i ∂ξN_j dA       (and F_k with ∂ξ∂η, G_k with ∂η∂η)
-//   C = E_k(φ) − E_k(φ_rest),   m_k = ∫ N_k dA.
+//   E_k(φ) = (1/m_k) Σ_{i,j} ⟨p_i, p_j⟩ ∫ N_k ∂ξN_i ∂ξN_j dA       (and F_k with ∂ξ∂η, G_k with
+//   ∂η∂η) C = E_k(φ) − E_k(φ_rest),   m_k = ∫ N_k dA.
 // Each quad is parametrised bilinearly over [0, a] × [0, b], a and b being the rest lengths of its
 // edges 0→1 and 0→3, so for rectangular rest quads (grids) E = G = 1 and F = 0 and the constraints
 // are dimensionless. For every boundary edge (a, b) of rest length L:
@@ -38,6 +38,15 @@ class InextensibilityConstraints {
   void evaluate(const Eigen::VectorXd& phi, Eigen::VectorXd* values,
                 SparseRowMatrix* jacobian) const;
 
+  // A positive semidefinite model of the constraint curvature Σ_i λ_i ∇²C_i for multipliers λ
+  // (size), as the (N × N) lower triangle K with Σ_i λ_i ∇²C_i ≈ K ⊗ I₃ (every ∇²C_i = 2 Q_i ⊗ I₃
+  // is constant). Rows whose Q_i is semidefinite (E, G, boundary edges) enter with max(λ_i, 0):
+  // tension stiffens, compression is left out. A shear row F_k enters exactly, together with
+  // |λ_F| (Q_E + Q_G) of the same node, which bounds it from below (2|Q_F| ≼ Q_E + Q_G). The
+  // pattern is fixed; `curvature` must come from make_curvature().
+  Eigen::SparseMatrix<double> make_curvature() const;
+  void curvature(const Eigen::VectorXd& lambda, Eigen::SparseMatrix<double>* curvature) const;
+
   // max |C_i| over the metric rows and max |‖p_a − p_b‖/L − 1| over the boundary edges: the
   // dimensionless violation reported to users.
   double max_violation(const Eigen::VectorXd& phi) const;
@@ -50,6 +59,11 @@ class InextensibilityConstraints {
   std::vector<int> m_q_offset;
   std::vector<double> m_q;
   Eigen::VectorXd m_rest_value;  // c_i
+  int m_num_nodes = 0;
+  // Slot in the curvature matrix's values of entry (a, b) of constraint i's block, for a ≥ b in
+  // global numbering (−1 for the upper half), laid out like m_q.
+  std::vector<int> m_curvature_slot;
+  int m_curvature_nonzeros = 0;
   int m_num_metric = 0;
   int m_num_variables = 0;
 };

@@ -31,15 +31,18 @@ Eigen::SparseMatrix<double> bending_matrix(const mesh::QuadMesh& mesh) {
     }
     for (int i = 0; i < 4; ++i) {
       area[q[i]] += 0.25 * a * b;
-      if (mesh.is_boundary_node[q[i]]) continue;
-      for (int j = 0; j < 4; ++j) triplets.emplace_back(q[i], q[j], k[i][j]);
+      if (mesh.is_boundary_node[q[i]])
+        continue;
+      for (int j = 0; j < 4; ++j)
+        triplets.emplace_back(q[i], q[j], k[i][j]);
     }
   }
   Eigen::SparseMatrix<double> laplacian(n, n);
   laplacian.setFromTriplets(triplets.begin(), triplets.end());
   Eigen::VectorXd inverse_area = area.cwiseInverse();
   for (int i = 0; i < n; ++i) {
-    if (mesh.is_boundary_node[i]) inverse_area[i] = 0.0;
+    if (mesh.is_boundary_node[i])
+      inverse_area[i] = 0.0;
   }
   Eigen::SparseMatrix<double> k = laplacian.transpose() * inverse_area.asDiagonal() * laplacian;
   k.prune(0.0);

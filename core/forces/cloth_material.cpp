@@ -10,7 +10,8 @@ const std::vector<NamedFabric>& paper_fabrics() {
 
 std::optional<double> fabric_density(std::string_view name) {
   for (const NamedFabric& f : paper_fabrics()) {
-    if (name == f.name) return f.density;
+    if (name == f.name)
+      return f.density;
   }
   return std::nullopt;
 }

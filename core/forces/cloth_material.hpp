@@ -13,8 +13,8 @@ inline constexpr double kGravity = 9.81;  // m/s², along −z
 struct ClothMaterial {
   double density = 0.1042;          // ρ, areal (inertial) density, kg/m²
   double virtual_density = 0.1042;  // δ, gravitational density, kg/m²; free fall accelerates g·δ/ρ
-  double damping = 0.0;             // α, Rayleigh damping on M, kg/(m²·s); terminal speed g·δ/α
-  double bending = 0.0;             // κ, bending stiffness, N·m (J); 0 disables bending
+  double damping = 0.0;  // α, Rayleigh damping on M, kg/(m²·s); terminal speed g·δ/α
+  double bending = 0.0;  // κ, bending stiffness, N·m (J); 0 disables bending
 };
 
 // Areal densities of the fabrics of the paper's Table 1, kg/m².

@@ -8,9 +8,11 @@ UnconstrainedStep::UnconstrainedStep(const mesh::QuadMesh& mesh, const ClothMate
                                      double time_step)
     : m_material(material), m_dt(time_step), m_area(mesh::lumped_areas(mesh)) {
   if (material.bending > 0.0) {
-    Eigen::SparseMatrix<double> a = bending_matrix(mesh) * (time_step * time_step * material.bending);
+    Eigen::SparseMatrix<double> a =
+        bending_matrix(mesh) * (time_step * time_step * material.bending);
     const double diagonal_factor = material.density + time_step * material.damping;
-    for (int i = 0; i < mesh.num_nodes(); ++i) a.coeffRef(i, i) += diagonal_factor * m_area[i];
+    for (int i = 0; i < mesh.num_nodes(); ++i)
+      a.coeffRef(i, i) += diagonal_factor * m_area[i];
     m_bending_solver = std::make_unique<Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>>(a);
   }
 }
@@ -27,7 +29,8 @@ void UnconstrainedStep::compute(const Eigen::VectorXd& phi, const Eigen::VectorX
     for (int i = 0; i < n; ++i) {
       for (int d = 0; d < 3; ++d) {
         const int k = 3 * i + d;
-        (*phi0)[k] = phi[k] + m_dt * rho / damped * velocity[k] - (d == 2 ? gravity_drop / damped : 0.0);
+        (*phi0)[k] =
+            phi[k] + m_dt * rho / damped * velocity[k] - (d == 2 ? gravity_drop / damped : 0.0);
       }
     }
     return;
@@ -36,10 +39,12 @@ void UnconstrainedStep::compute(const Eigen::VectorXd& phi, const Eigen::VectorX
   for (int d = 0; d < 3; ++d) {
     for (int i = 0; i < n; ++i) {
       const int k = 3 * i + d;
-      rhs[i] = m_area[i] * (damped * phi[k] + m_dt * rho * velocity[k] - (d == 2 ? gravity_drop : 0.0));
+      rhs[i] =
+          m_area[i] * (damped * phi[k] + m_dt * rho * velocity[k] - (d == 2 ? gravity_drop : 0.0));
     }
     const Eigen::VectorXd coordinate = m_bending_solver->solve(rhs);
-    for (int i = 0; i < n; ++i) (*phi0)[3 * i + d] = coordinate[i];
+    for (int i = 0; i < n; ++i)
+      (*phi0)[3 * i + d] = coordinate[i];
   }
 }
 

@@ -8,11 +8,13 @@ std::string format_input_error(const InputLocation& location, const std::string&
     out.append(location.file);
     if (location.line > 0) {
       out.append(":").append(std::to_string(location.line));
-      if (location.column > 0) out.append(":").append(std::to_string(location.column));
+      if (location.column > 0)
+        out.append(":").append(std::to_string(location.column));
     }
     out.append(": ");
   }
-  if (!location.field.empty()) out.append(location.field).append(": ");
+  if (!location.field.empty())
+    out.append(location.field).append(": ");
   out.append(problem);
   return out;
 }

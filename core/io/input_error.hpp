@@ -9,10 +9,10 @@
 namespace clothfit {
 
 struct InputLocation {
-  std::string file;    // path as given by the user; empty when not from a file
-  int line = 0;        // 1-based; 0 when unknown
-  int column = 0;      // 1-based; 0 when unknown
-  std::string field;   // JSON path such as "obstacles[1].radius"; empty when not JSON
+  std::string file;   // path as given by the user; empty when not from a file
+  int line = 0;       // 1-based; 0 when unknown
+  int column = 0;     // 1-based; 0 when unknown
+  std::string field;  // JSON path such as "obstacles[1].radius"; empty when not JSON
 };
 
 class InputError : public std::runtime_error {

@@ -16,18 +16,24 @@ std::string format_number(double v) {
 }
 
 std::string type_name(const nlohmann::json& j) {
-  if (j.is_null()) return "null";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_number()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_array()) return "an array";
+  if (j.is_null())
+    return "null";
+  if (j.is_boolean())
+    return "a boolean";
+  if (j.is_number())
+    return "a number";
+  if (j.is_string())
+    return "a string";
+  if (j.is_array())
+    return "an array";
   return "an object";
 }
 
 }  // namespace
 
 bool Range::contains(double v) const {
-  if (!std::isfinite(v)) return false;
+  if (!std::isfinite(v))
+    return false;
   const bool above = min_inclusive ? v >= min : v > min;
   const bool below = max_inclusive ? v <= max : v < max;
   return above && below;
@@ -37,19 +43,24 @@ std::string Range::describe() const {
   const bool has_min = std::isfinite(min);
   const bool has_max = std::isfinite(max);
   std::string out = "a finite number";
-  if (has_min) out += std::string(min_inclusive ? " >= " : " > ") + format_number(min);
-  if (has_min && has_max) out += " and";
-  if (has_max) out += std::string(max_inclusive ? " <= " : " < ") + format_number(max);
+  if (has_min)
+    out += std::string(min_inclusive ? " >= " : " > ") + format_number(min);
+  if (has_min && has_max)
+    out += " and";
+  if (has_max)
+    out += std::string(max_inclusive ? " <= " : " < ") + format_number(max);
   return out;
 }
 
 JsonObject::JsonObject(const nlohmann::json& json, std::string file, std::string path)
     : m_json(&json), m_file(std::move(file)), m_path(std::move(path)) {
-  if (!json.is_object()) fail("", "expected a JSON object, found " + type_name(json));
+  if (!json.is_object())
+    fail("", "expected a JSON object, found " + type_name(json));
 }
 
 std::string JsonObject::field_path(const std::string& key) const {
-  if (key.empty()) return m_path.empty() ? "(top level)" : m_path;
+  if (key.empty())
+    return m_path.empty() ? "(top level)" : m_path;
   return m_path.empty() ? key : m_path + "." + key;
 }
 
@@ -57,21 +68,28 @@ void JsonObject::fail(const std::string& key, const std::string& problem) const 
   throw InputError(InputLocation{m_file, 0, 0, field_path(key)}, problem);
 }
 
-bool JsonObject::has(const std::string& key) const { return m_json->contains(key); }
+bool JsonObject::has(const std::string& key) const {
+  return m_json->contains(key);
+}
 
 const nlohmann::json& JsonObject::require(const std::string& key) const {
   auto it = m_json->find(key);
-  if (it == m_json->end()) fail(key, "required field is missing");
+  if (it == m_json->end())
+    fail(key, "required field is missing");
   return *it;
 }
 
-const nlohmann::json& JsonObject::raw(const std::string& key) const { return require(key); }
+const nlohmann::json& JsonObject::raw(const std::string& key) const {
+  return require(key);
+}
 
 double JsonObject::number(const std::string& key, Range range) const {
   const nlohmann::json& j = require(key);
-  if (!j.is_number()) fail(key, "expected " + range.describe() + ", found " + type_name(j));
+  if (!j.is_number())
+    fail(key, "expected " + range.describe() + ", found " + type_name(j));
   const double v = j.get<double>();
-  if (!range.contains(v)) fail(key, "expected " + range.describe() + ", found " + format_number(v));
+  if (!range.contains(v))
+    fail(key, "expected " + range.describe() + ", found " + format_number(v));
   return v;
 }
 
@@ -86,8 +104,9 @@ int JsonObject::integer(const std::string& key, Range range) const {
   }
   const auto v = j.get<long long>();
   if (!range.contains(static_cast<double>(v)) || v > std::numeric_limits<int>::max()) {
-    fail(key, "expected an integer " + range.describe().substr(std::string("a finite number").size()) +
-                  ", found " + std::to_string(v));
+    fail(key, "expected an integer " +
+                  range.describe().substr(std::string("a finite number").size()) + ", found " +
+                  std::to_string(v));
   }
   return static_cast<int>(v);
 }
@@ -98,7 +117,8 @@ int JsonObject::integer(const std::string& key, int fallback, Range range) const
 
 std::string JsonObject::string(const std::string& key) const {
   const nlohmann::json& j = require(key);
-  if (!j.is_string()) fail(key, "expected a string, found " + type_name(j));
+  if (!j.is_string())
+    fail(key, "expected a string, found " + type_name(j));
   return j.get<std::string>();
 }
 
@@ -108,7 +128,8 @@ std::string JsonObject::string(const std::string& key, const std::string& fallba
 
 bool JsonObject::boolean(const std::string& key) const {
   const nlohmann::json& j = require(key);
-  if (!j.is_boolean()) fail(key, "expected true or false, found " + type_name(j));
+  if (!j.is_boolean())
+    fail(key, "expected true or false, found " + type_name(j));
   return j.get<bool>();
 }
 
@@ -118,13 +139,16 @@ bool JsonObject::boolean(const std::string& key, bool fallback) const {
 
 std::string JsonObject::choice(const std::string& key, std::initializer_list<const char*> choices,
                                std::optional<std::string> fallback) const {
-  if (!has(key) && fallback) return *fallback;
+  if (!has(key) && fallback)
+    return *fallback;
   const std::string v = string(key);
   for (const char* c : choices) {
-    if (v == c) return v;
+    if (v == c)
+      return v;
   }
   std::string list;
-  for (const char* c : choices) list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+  for (const char* c : choices)
+    list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
   fail(key, "expected one of " + list + ", found \"" + v + "\"");
 }
 
@@ -146,22 +170,26 @@ JsonObject JsonObject::object(const std::string& key) const {
 
 std::size_t JsonObject::array_size(const std::string& key) const {
   const nlohmann::json& j = require(key);
-  if (!j.is_array()) fail(key, "expected an array, found " + type_name(j));
+  if (!j.is_array())
+    fail(key, "expected an array, found " + type_name(j));
   return j.size();
 }
 
 JsonObject JsonObject::element(const std::string& key, std::size_t index) const {
   array_size(key);
-  return JsonObject(require(key)[index], m_file, field_path(key) + "[" + std::to_string(index) + "]");
+  return JsonObject(require(key)[index], m_file,
+                    field_path(key) + "[" + std::to_string(index) + "]");
 }
 
 double JsonObject::number_at(const std::string& key, std::size_t index, Range range) const {
   array_size(key);
   const nlohmann::json& j = require(key)[index];
   const std::string name = key + "[" + std::to_string(index) + "]";
-  if (!j.is_number()) fail(name, "expected " + range.describe() + ", found " + type_name(j));
+  if (!j.is_number())
+    fail(name, "expected " + range.describe() + ", found " + type_name(j));
   const double v = j.get<double>();
-  if (!range.contains(v)) fail(name, "expected " + range.describe() + ", found " + format_number(v));
+  if (!range.contains(v))
+    fail(name, "expected " + range.describe() + ", found " + format_number(v));
   return v;
 }
 
@@ -178,11 +206,12 @@ Eigen::Vector3d JsonObject::vector3_at(const std::string& key, std::size_t index
 
 void JsonObject::reject_unknown(std::initializer_list<const char*> known) const {
   for (auto it = m_json->begin(); it != m_json->end(); ++it) {
-    const bool ok = std::any_of(known.begin(), known.end(),
-                                [&](const char* k) { return it.key() == k; });
+    const bool ok =
+        std::any_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; });
     if (!ok) {
       std::string list;
-      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      for (const char* k : known)
+        list += (list.empty() ? "" : ", ") + std::string(k);
       fail(it.key(), "unknown field (expected one of: " + list + ")");
     }
   }
@@ -190,7 +219,8 @@ void JsonObject::reject_unknown(std::initializer_list<const char*> known) const 
 
 nlohmann::json read_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(InputLocation{path, 0, 0, ""}, "cannot open file for reading");
+  if (!in)
+    throw InputError(InputLocation{path, 0, 0, ""}, "cannot open file for reading");
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();

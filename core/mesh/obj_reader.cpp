@@ -20,10 +20,13 @@ std::vector<Token> split(std::string_view line) {
   std::vector<Token> tokens;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+      ++i;
     const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) tokens.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+      ++i;
+    if (i > start)
+      tokens.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
   }
   return tokens;
 }
@@ -42,14 +45,16 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
   while (std::getline(in, line_text)) {
     ++line;
     const std::vector<Token> tokens = split(line_text);
-    if (tokens.empty() || tokens[0].text[0] == '#') continue;
+    if (tokens.empty() || tokens[0].text[0] == '#')
+      continue;
     const std::string_view kind = tokens[0].text;
     if (kind == "v") {
-      if (tokens.size() < 4) fail(tokens[0].column, "vertex needs 3 coordinates 'v x y z'");
+      if (tokens.size() < 4)
+        fail(tokens[0].column, "vertex needs 3 coordinates 'v x y z'");
       for (int k = 1; k <= 3; ++k) {
         double value = 0.0;
-        const auto [ptr, ec] = std::from_chars(tokens[k].text.data(),
-                                               tokens[k].text.data() + tokens[k].text.size(), value);
+        const auto [ptr, ec] = std::from_chars(
+            tokens[k].text.data(), tokens[k].text.data() + tokens[k].text.size(), value);
         if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size()) {
           fail(tokens[k].column, "expected a number, found '" + std::string(tokens[k].text) + "'");
         }
@@ -83,9 +88,12 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
       face_lines.emplace_back(line, tokens[0].column);
     }
   }
-  if (in.bad()) throw InputError(InputLocation{name, line, 0, ""}, "read error");
-  if (coords.empty()) throw InputError(InputLocation{name, 0, 0, ""}, "no vertices ('v x y z')");
-  if (mesh.quads.empty()) throw InputError(InputLocation{name, 0, 0, ""}, "no faces ('f a b c d')");
+  if (in.bad())
+    throw InputError(InputLocation{name, line, 0, ""}, "read error");
+  if (coords.empty())
+    throw InputError(InputLocation{name, 0, 0, ""}, "no vertices ('v x y z')");
+  if (mesh.quads.empty())
+    throw InputError(InputLocation{name, 0, 0, ""}, "no faces ('f a b c d')");
   mesh.rest_positions = Eigen::Map<const Eigen::VectorXd>(coords.data(), coords.size());
   try {
     finalize(mesh, name);
@@ -106,7 +114,8 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
 
 QuadMesh read_obj_quad_mesh(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(InputLocation{path, 0, 0, ""}, "cannot open OBJ file for reading");
+  if (!in)
+    throw InputError(InputLocation{path, 0, 0, ""}, "cannot open OBJ file for reading");
   return read_obj_quad_mesh(in, path);
 }
 

@@ -1,7 +1,7 @@
 // Reader for Wavefront OBJ quad meshes of any topology. The OBJ geometry (metres) is the rest
-// shape. Only `v` and `f` records matter; `vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib` and comments
-// are skipped. Face corners may be written `i`, `i/t`, `i//n` or `i/t/n`, with negative (relative)
-// indices allowed.
+// shape. Only `v` and `f` records matter; `vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib` and
+// comments are skipped. Face corners may be written `i`, `i/t`, `i//n` or `i/t/n`, with negative
+// (relative) indices allowed.
 #pragma once
 
 #include <istream>

@@ -24,9 +24,12 @@ double quad_area(const Eigen::VectorXd& x, const Quad& q) {
 
 void finalize(QuadMesh& mesh, const std::string& source) {
   const int n = mesh.num_nodes();
-  if (mesh.rest_positions.size() % 3 != 0 || n == 0) fail(source, "mesh has no nodes");
-  if (mesh.quads.empty()) fail(source, "mesh has no quads");
-  if (!mesh.rest_positions.allFinite()) fail(source, "mesh has a non-finite node position");
+  if (mesh.rest_positions.size() % 3 != 0 || n == 0)
+    fail(source, "mesh has no nodes");
+  if (mesh.quads.empty())
+    fail(source, "mesh has no quads");
+  if (!mesh.rest_positions.allFinite())
+    fail(source, "mesh has a non-finite node position");
 
   std::map<Edge, int> edge_use;
   for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
@@ -38,7 +41,8 @@ void finalize(QuadMesh& mesh, const std::string& source) {
                          std::to_string(n));
       }
       for (int l = 0; l < k; ++l) {
-        if (q[k] == q[l]) fail(source, where + ": node " + std::to_string(q[k] + 1) + " repeated");
+        if (q[k] == q[l])
+          fail(source, where + ": node " + std::to_string(q[k] + 1) + " repeated");
       }
     }
     for (int k = 0; k < 4; ++k) {
@@ -78,7 +82,8 @@ void finalize(QuadMesh& mesh, const std::string& source) {
 
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {
   if (!(width > 0) || !(height > 0) || nodes_x < 2 || nodes_y < 2) {
-    throw InputError(InputLocation{}, "a grid needs width > 0, height > 0 and at least 2 × 2 nodes");
+    throw InputError(InputLocation{},
+                     "a grid needs width > 0, height > 0 and at least 2 × 2 nodes");
   }
   QuadMesh mesh;
   mesh.grid_columns = nodes_x;
@@ -103,7 +108,8 @@ QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {
 std::vector<double> quad_areas(const QuadMesh& mesh) {
   std::vector<double> areas;
   areas.reserve(mesh.quads.size());
-  for (const Quad& q : mesh.quads) areas.push_back(quad_area(mesh.rest_positions, q));
+  for (const Quad& q : mesh.quads)
+    areas.push_back(quad_area(mesh.rest_positions, q));
   return areas;
 }
 
@@ -111,7 +117,8 @@ Eigen::VectorXd lumped_areas(const QuadMesh& mesh) {
   Eigen::VectorXd m = Eigen::VectorXd::Zero(mesh.num_nodes());
   const std::vector<double> areas = quad_areas(mesh);
   for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
-    for (int node : mesh.quads[f]) m[node] += 0.25 * areas[f];
+    for (int node : mesh.quads[f])
+      m[node] += 0.25 * areas[f];
   }
   return m;
 }

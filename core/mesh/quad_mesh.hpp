@@ -22,10 +22,10 @@ struct QuadMesh {
   std::vector<Quad> quads;         // node indices, counter-clockwise
 
   // Derived topology, filled by finalize().
-  std::vector<Edge> edges;           // all unique edges
-  std::vector<Edge> boundary_edges;  // edges used by exactly one quad
+  std::vector<Edge> edges;             // all unique edges
+  std::vector<Edge> boundary_edges;    // edges used by exactly one quad
   std::vector<bool> is_boundary_node;  // (N)
-  std::vector<Triangle> triangles;   // two per quad (0,1,2) and (0,2,3), for collision geometry
+  std::vector<Triangle> triangles;     // two per quad (0,1,2) and (0,2,3), for collision geometry
 
   // Grid meshes only: nodes per row (columns) and per column (rows); 0 for general meshes.
   int grid_columns = 0;

@@ -9,7 +9,8 @@ namespace {
 
 double sparse_row_dot(const SparseRowMatrix& a, int row, const Eigen::VectorXd& v) {
   double sum = 0.0;
-  for (SparseRowMatrix::InnerIterator it(a, row); it; ++it) sum += it.value() * v[it.col()];
+  for (SparseRowMatrix::InnerIterator it(a, row); it; ++it)
+    sum += it.value() * v[it.col()];
   return sum;
 }
 
@@ -34,10 +35,11 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     unprojected += it.value() * it.value() / problem.mass[it.col()];
   }
   Eigen::VectorXd u, w;
-  m_kkt.solve(m_dense_row, m_zero_rhs, &u, &w);
+  m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
   const int k = static_cast<int>(m_working.size());
   Eigen::VectorXd s(k), l;
-  for (int b = 0; b < k; ++b) s[b] = sparse_row_dot(g, m_working[b], u);
+  for (int b = 0; b < k; ++b)
+    s[b] = sparse_row_dot(g, m_working[b], u);
   const double d = sparse_row_dot(g, row, u);
   const double min_pivot = m_options.dependence_tolerance * unprojected;
   if (!m_schur.append(s, d, min_pivot, &l)) {
@@ -45,7 +47,8 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     Eigen::VectorXd alpha;
     m_schur.solve_transposed(l, &alpha);
     int out = -1;
-    if (k > 0) alpha.cwiseAbs().maxCoeff(&out);
+    if (k > 0)
+      alpha.cwiseAbs().maxCoeff(&out);
     if (out < 0 || std::abs(alpha[out]) < 1e-12) {
       m_state[row] = 2;  // dependent on the equality rows alone: cannot enter
       ++summary->dependent_rows;
@@ -66,7 +69,8 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
 void ActiveSetSolver::compute_multipliers(Eigen::VectorXd* gamma_working) const {
   const int k = static_cast<int>(m_working.size());
   Eigen::VectorXd rhs(k);
-  for (int b = 0; b < k; ++b) rhs[b] = -m_offset[b];
+  for (int b = 0; b < k; ++b)
+    rhs[b] = -m_offset[b];
   m_schur.solve(rhs, gamma_working);
 }
 
@@ -82,14 +86,14 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem,
   solution->inequality_multipliers.setZero(m_i);
   solution->active_inequalities.clear();
 
-  if (!m_kkt.factorize(problem.mass, problem.equality_jacobian, m_options.equality_regularization,
-                       m_options.refinement_steps)) {
+  m_kkt = problem.has_curvature() ? static_cast<EqualitySystem*>(&m_saddle) : &m_delassus;
+  if (!m_kkt->factorize(problem, m_options.equality_regularization, m_options.refinement_steps)) {
     summary.termination = QpTermination::kNumericalFailure;
     summary.message = "factorisation of the equality KKT matrix failed";
     return summary;
   }
   m_zero_rhs.setZero(m_e);
-  m_kkt.solve(problem.linear, -problem.equality_offset, &m_x_equality, &m_y_equality);
+  m_kkt->solve(problem.linear, -problem.equality_offset, &m_x_equality, &m_y_equality);
 
   m_schur.clear();
   m_working.clear();
@@ -98,7 +102,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem,
   m_offset.clear();
   m_state.assign(m_i, 0);
   for (int row : initial_working_set) {
-    if (row >= 0 && row < m_i && m_state[row] == 0) add_row(problem, row, &summary);
+    if (row >= 0 && row < m_i && m_state[row] == 0)
+      add_row(problem, row, &summary);
   }
 
   const double feasibility_tol =
@@ -119,7 +124,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem,
       }
     }
     x = m_x_equality;
-    for (int b = 0; b < k; ++b) x.noalias() += gamma[b] * m_u[b];
+    for (int b = 0; b < k; ++b)
+      x.noalias() += gamma[b] * m_u[b];
     int most_violated = -1;
     double worst = -feasibility_tol;
     if (m_i > 0) {

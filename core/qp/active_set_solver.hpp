@@ -17,8 +17,11 @@
 
 #include <vector>
 
+#include <memory>
+
 #include "core/qp/delassus_factorization.hpp"
 #include "core/qp/qp_solver.hpp"
+#include "core/qp/saddle_point_factorization.hpp"
 #include "core/qp/updatable_cholesky.hpp"
 
 namespace clothfit::qp {
@@ -38,14 +41,16 @@ class ActiveSetSolver final : public QpSolver {
   void compute_multipliers(Eigen::VectorXd* gamma_working) const;
 
   QpSolverOptions m_options;
-  DelassusFactorization m_kkt;
+  DelassusFactorization m_delassus;   // used when the QP has no curvature
+  SaddlePointFactorization m_saddle;  // used when it has
+  EqualitySystem* m_kkt = nullptr;    // the one in use
   UpdatableCholesky m_schur;
-  Eigen::VectorXd m_x_equality;   // (n) solution with no contact rows
-  Eigen::VectorXd m_y_equality;   // (m_E) its equality multipliers
-  std::vector<int> m_working;     // inequality rows in W, in Cholesky order
+  Eigen::VectorXd m_x_equality;           // (n) solution with no contact rows
+  Eigen::VectorXd m_y_equality;           // (m_E) its equality multipliers
+  std::vector<int> m_working;             // inequality rows in W, in Cholesky order
   std::vector<Eigen::VectorXd> m_u, m_w;  // per working row: x and y parts of the KKT solve of g
-  std::vector<double> m_offset;   // per working row: c_b + g_b x_E
-  std::vector<char> m_state;      // per inequality row: 0 observed, 1 working, 2 set aside
+  std::vector<double> m_offset;           // per working row: c_b + g_b x_E
+  std::vector<char> m_state;              // per inequality row: 0 observed, 1 working, 2 set aside
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch;
 };
 

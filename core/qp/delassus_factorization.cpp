@@ -4,13 +4,15 @@
 
 namespace clothfit::qp {
 
-bool DelassusFactorization::factorize(const Eigen::VectorXd& mass, const SparseRowMatrix& equality,
-                                      double relative_regularization, int refinement_steps) {
+bool DelassusFactorization::factorize(const QpProblem& problem, double relative_regularization,
+                                      int refinement_steps) {
+  const SparseRowMatrix& equality = problem.equality_jacobian;
   m_equality = &equality;
-  m_inverse_mass = mass.cwiseInverse();
+  m_inverse_mass = problem.mass.cwiseInverse();
   m_refinement_steps = refinement_steps;
   const Eigen::Index m = equality.rows();
-  if (m == 0) return true;
+  if (m == 0)
+    return true;
   const Eigen::VectorXd inverse_sqrt = m_inverse_mass.cwiseSqrt();
   const SparseRowMatrix scaled = equality * inverse_sqrt.asDiagonal();
   m_delassus = (scaled * scaled.transpose()).template triangularView<Eigen::Lower>();
@@ -22,7 +24,8 @@ bool DelassusFactorization::factorize(const Eigen::VectorXd& mass, const SparseR
       std::equal(m_pattern_outer.begin(), m_pattern_outer.end(), m_delassus.outerIndexPtr()) &&
       std::equal(m_pattern_inner.begin(), m_pattern_inner.end(), m_delassus.innerIndexPtr());
   Eigen::SparseMatrix<double> regularized = m_delassus;
-  for (Eigen::Index i = 0; i < m; ++i) regularized.coeffRef(i, i) += m_epsilon;
+  for (Eigen::Index i = 0; i < m; ++i)
+    regularized.coeffRef(i, i) += m_epsilon;
   if (!same_pattern) {
     m_pattern_outer.assign(m_delassus.outerIndexPtr(), m_delassus.outerIndexPtr() + m + 1);
     m_pattern_inner.assign(m_delassus.innerIndexPtr(),

@@ -17,28 +17,27 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "core/qp/equality_system.hpp"
+
 namespace clothfit::qp {
 
-class DelassusFactorization {
+class DelassusFactorization final : public EqualitySystem {
  public:
   using SparseRowMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
-  // Factors for diag(mass) (n) and A_E (m × n): ε = relative_regularization · mean(diag W).
-  // Returns false when the factorisation fails. `equality` must stay alive and unchanged until the
-  // next factorize().
-  bool factorize(const Eigen::VectorXd& mass, const SparseRowMatrix& equality,
-                 double relative_regularization, int refinement_steps);
-
-  // Solves the system above; r_y has A_E's row count (may be empty).
+  // Uses problem.mass and problem.equality_jacobian (the curvature must be empty):
+  // ε = relative_regularization · mean(diag W).
+  bool factorize(const QpProblem& problem, double relative_regularization,
+                 int refinement_steps) override;
   void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
-             Eigen::VectorXd* y) const;
+             Eigen::VectorXd* y) const override;
 
   // ε actually used, in the units of W.
   double regularization() const { return m_epsilon; }
 
  private:
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> m_llt;
-  Eigen::SparseMatrix<double> m_delassus;  // W (without ε), lower triangle used
+  Eigen::SparseMatrix<double> m_delassus;             // W (without ε), lower triangle used
   std::vector<int> m_pattern_outer, m_pattern_inner;  // W pattern the analysis was made for
   const SparseRowMatrix* m_equality = nullptr;
   Eigen::VectorXd m_inverse_mass;

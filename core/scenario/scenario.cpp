@@ -16,14 +16,14 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
   const std::string type = m.choice("type", {"grid", "obj"});
   if (type == "grid") {
     m.reject_unknown({"type", "width", "height", "nodes_x", "nodes_y"});
-    return mesh::make_grid_mesh(m.number("width", Range::positive()),
-                                m.number("height", Range::positive()),
-                                m.integer("nodes_x", Range::at_least(2)),
-                                m.integer("nodes_y", Range::at_least(2)));
+    return mesh::make_grid_mesh(
+        m.number("width", Range::positive()), m.number("height", Range::positive()),
+        m.integer("nodes_x", Range::at_least(2)), m.integer("nodes_y", Range::at_least(2)));
   }
   m.reject_unknown({"type", "path", "scale"});
   std::filesystem::path obj = m.string("path");
-  if (obj.is_relative()) obj = std::filesystem::path(path).parent_path() / obj;
+  if (obj.is_relative())
+    obj = std::filesystem::path(path).parent_path() / obj;
   mesh::QuadMesh mesh = mesh::read_obj_quad_mesh(obj.string());
   const double scale = m.number("scale", 1.0, Range::positive());
   if (scale != 1.0) {
@@ -39,8 +39,10 @@ void apply_placement(const JsonObject& p, mesh::QuadMesh* mesh) {
   const Eigen::Vector3d translation =
       p.has("translation") ? p.vector3("translation") : Eigen::Vector3d::Zero();
   const double angle = p.number("rotation_deg", 0.0, Range::any()) * std::numbers::pi / 180.0;
-  Eigen::Vector3d axis = p.has("rotation_axis") ? p.vector3("rotation_axis") : Eigen::Vector3d::UnitZ();
-  if (axis.norm() < 1e-12) p.fail("rotation_axis", "expected a non-zero axis");
+  Eigen::Vector3d axis =
+      p.has("rotation_axis") ? p.vector3("rotation_axis") : Eigen::Vector3d::UnitZ();
+  if (axis.norm() < 1e-12)
+    p.fail("rotation_axis", "expected a non-zero axis");
   const Eigen::Matrix3d r = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
   for (int i = 0; i < mesh->num_nodes(); ++i) {
     mesh->rest_positions.segment<3>(3 * i) = r * mesh->rest_position(i) + translation;
@@ -60,27 +62,31 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
     return static_cast<int>(node);
   }
   if (j.is_array() && j.size() == 2 && j[0].is_number_integer() && j[1].is_number_integer()) {
-    if (mesh.grid_columns == 0) object.fail(name, "[row, column] needs a grid mesh; use a node index");
+    if (mesh.grid_columns == 0)
+      object.fail(name, "[row, column] needs a grid mesh; use a node index");
     const int row = j[0].get<int>(), column = j[1].get<int>();
     if (row < 0 || row >= mesh.grid_rows || column < 0 || column >= mesh.grid_columns) {
       object.fail(name, "[" + std::to_string(row) + ", " + std::to_string(column) +
-                            "] is outside the grid of " + std::to_string(mesh.grid_rows) + " rows × " +
-                            std::to_string(mesh.grid_columns) + " columns");
+                            "] is outside the grid of " + std::to_string(mesh.grid_rows) +
+                            " rows × " + std::to_string(mesh.grid_columns) + " columns");
     }
     return mesh.grid_node(row, column);
   }
   object.fail(name, "expected a node index or [row, column]");
 }
 
-void parse_held(const JsonObject& h, const Eigen::VectorXd& initial, stepper::SimulationModel* model) {
+void parse_held(const JsonObject& h, const Eigen::VectorXd& initial,
+                stepper::SimulationModel* model) {
   h.reject_unknown({"node", "nodes", "path"});
   std::vector<int> nodes;
-  if (h.has("node") == h.has("nodes")) h.fail("", "expected exactly one of \"node\" or \"nodes\"");
+  if (h.has("node") == h.has("nodes"))
+    h.fail("", "expected exactly one of \"node\" or \"nodes\"");
   if (h.has("node")) {
     nodes.push_back(parse_node_reference(h, "node", 0, model->mesh, false));
   } else {
     const std::size_t count = h.array_size("nodes");
-    if (count == 0) h.fail("nodes", "expected at least one node");
+    if (count == 0)
+      h.fail("nodes", "expected at least one node");
     for (std::size_t k = 0; k < count; ++k) {
       nodes.push_back(parse_node_reference(h, "nodes", k, model->mesh, true));
     }
@@ -89,12 +95,14 @@ void parse_held(const JsonObject& h, const Eigen::VectorXd& initial, stepper::Si
   std::vector<Eigen::Vector3d> offsets;
   if (h.has("path")) {
     const std::size_t keys = h.array_size("path");
-    if (keys == 0) h.fail("path", "expected at least one keyframe {\"time\": s, \"offset\": [x, y, z]}");
+    if (keys == 0)
+      h.fail("path", "expected at least one keyframe {\"time\": s, \"offset\": [x, y, z]}");
     for (std::size_t k = 0; k < keys; ++k) {
       const JsonObject key = h.element("path", k);
       key.reject_unknown({"time", "offset"});
       const double t = key.number("time", Range::non_negative());
-      if (!times.empty() && t <= times.back()) key.fail("time", "keyframe times must increase");
+      if (!times.empty() && t <= times.back())
+        key.fail("time", "keyframe times must increase");
       times.push_back(t);
       offsets.push_back(key.vector3("offset"));
     }
@@ -104,23 +112,27 @@ void parse_held(const JsonObject& h, const Eigen::VectorXd& initial, stepper::Si
   }
   for (int node : nodes) {
     for (const stepper::HeldNode& other : model->held) {
-      if (other.node == node) h.fail("", "node " + std::to_string(node) + " is held twice");
+      if (other.node == node)
+        h.fail("", "node " + std::to_string(node) + " is held twice");
     }
     std::vector<Eigen::Vector3d> positions;
-    for (const Eigen::Vector3d& o : offsets) positions.push_back(initial.segment<3>(3 * node) + o);
+    for (const Eigen::Vector3d& o : offsets)
+      positions.push_back(initial.segment<3>(3 * node) + o);
     model->held.push_back({node, stepper::Trajectory(times, positions)});
   }
 }
 
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
-  s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
-                    "max_iterations"});
+  s.reject_unknown(
+      {"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance", "max_iterations"});
   if (s.has("qp")) {
     parse_qp_solver_type(s.choice("qp", {"active-set", "interior-point"}), &o->qp_solver);
   }
-  o->constraint_tolerance = s.number("constraint_tolerance", o->constraint_tolerance, Range::positive());
+  o->constraint_tolerance =
+      s.number("constraint_tolerance", o->constraint_tolerance, Range::positive());
   o->contact_tolerance = s.number("contact_tolerance", o->contact_tolerance, Range::positive());
-  o->increment_tolerance = s.number("increment_tolerance", o->increment_tolerance, Range::positive());
+  o->increment_tolerance =
+      s.number("increment_tolerance", o->increment_tolerance, Range::positive());
   o->max_iterations = s.integer("max_iterations", o->max_iterations, Range::at_least(1));
 }
 
@@ -136,24 +148,27 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   s.description = root.string("description", "");
 
   const JsonObject cloth = root.object("cloth");
-  cloth.reject_unknown({"mesh", "placement", "material", "density", "virtual_density", "damping",
-                        "bending"});
+  cloth.reject_unknown(
+      {"mesh", "placement", "material", "density", "virtual_density", "damping", "bending"});
   s.model.mesh = parse_mesh(cloth.object("mesh"), path);
-  if (cloth.has("placement")) apply_placement(cloth.object("placement"), &s.model.mesh);
+  if (cloth.has("placement"))
+    apply_placement(cloth.object("placement"), &s.model.mesh);
   s.initial_positions = s.model.mesh.rest_positions;
 
   forces::ClothMaterial& material = s.model.material;
   if (cloth.has("material") == cloth.has("density")) {
-    cloth.fail("", "expected exactly one of \"material\" (a fabric of the paper's Table 1) or "
-                   "\"density\" (kg/m²)");
+    cloth.fail("",
+               "expected exactly one of \"material\" (a fabric of the paper's Table 1) or "
+               "\"density\" (kg/m²)");
   }
   if (cloth.has("material")) {
-    material.density =
-        *forces::fabric_density(cloth.choice("material", {"polyester", "wool", "denim", "stiff-cotton"}));
+    material.density = *forces::fabric_density(
+        cloth.choice("material", {"polyester", "wool", "denim", "stiff-cotton"}));
   } else {
     material.density = cloth.number("density", Range::positive());
   }
-  material.virtual_density = cloth.number("virtual_density", material.density, Range::non_negative());
+  material.virtual_density =
+      cloth.number("virtual_density", material.density, Range::non_negative());
   material.damping = cloth.number("damping", 0.0, Range::non_negative());
   material.bending = cloth.number("bending", 0.0, Range::non_negative());
 
@@ -171,14 +186,17 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
       parse_held(root.element("held", k), s.initial_positions, &s.model);
     }
   }
-  if (root.has("solver")) parse_solver(root.object("solver"), &s.model.options);
+  if (root.has("solver"))
+    parse_solver(root.object("solver"), &s.model.options);
   if (root.has("output")) {
     const JsonObject output = root.object("output");
     output.reject_unknown({"every"});
     s.output_every = output.integer("every", 1, Range::at_least(1));
   }
-  if (overrides.qp_solver) s.model.options.qp_solver = *overrides.qp_solver;
-  if (overrides.duration) s.duration = *overrides.duration;
+  if (overrides.qp_solver)
+    s.model.options.qp_solver = *overrides.qp_solver;
+  if (overrides.duration)
+    s.duration = *overrides.duration;
   return s;
 }
 

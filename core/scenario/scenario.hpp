@@ -13,7 +13,7 @@
 namespace clothfit::scenario {
 
 struct Scenario {
-  std::string name;         // defaults to the file name without extension
+  std::string name;  // defaults to the file name without extension
   std::string description;
   std::string source_path;  // the JSON file
   stepper::SimulationModel model;

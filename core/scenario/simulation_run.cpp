@@ -11,7 +11,8 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   RunSummary summary;
   stepper::TimeStepper stepper(scenario.model);
   stepper::SimulationState state = stepper.initial_state(scenario.initial_positions);
-  if (observer) observer(state, nullptr);
+  if (observer)
+    observer(state, nullptr);
   const long steps = std::lround(scenario.duration / scenario.model.options.time_step);
   long total_iterations = 0;
   Clock::duration stepping{};
@@ -21,26 +22,29 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
     stepping += Clock::now() - start;
     if (report.status == stepper::StepStatus::kFailed) {
       summary.status = stepper::StepStatus::kFailed;
-      summary.message = "step " + std::to_string(n + 1) + " (t = " +
-                        std::to_string((n + 1) * scenario.model.options.time_step) +
+      summary.message = "step " + std::to_string(n + 1) +
+                        " (t = " + std::to_string((n + 1) * scenario.model.options.time_step) +
                         " s) failed: " + report.message;
       break;
     }
     ++summary.steps;
     total_iterations += report.iterations;
     summary.max_iterations = std::max(summary.max_iterations, report.iterations);
-    summary.max_constraint_violation = std::max(summary.max_constraint_violation, report.max_violation);
+    summary.max_constraint_violation =
+        std::max(summary.max_constraint_violation, report.max_violation);
     if (report.status == stepper::StepStatus::kIterationCap) {
       if (summary.unconverged_steps++ == 0) {
         summary.status = stepper::StepStatus::kIterationCap;
         summary.message = "step " + std::to_string(n + 1) + ": " + report.message;
       }
     }
-    if (observer) observer(state, &report);
+    if (observer)
+      observer(state, &report);
   }
   summary.simulated_seconds = summary.steps * scenario.model.options.time_step;
   summary.wall_seconds = std::chrono::duration<double>(stepping).count();
-  summary.q = summary.simulated_seconds > 0 ? summary.wall_seconds / summary.simulated_seconds : 0.0;
+  summary.q =
+      summary.simulated_seconds > 0 ? summary.wall_seconds / summary.simulated_seconds : 0.0;
   summary.mean_iterations = summary.steps > 0 ? double(total_iterations) / summary.steps : 0.0;
   return summary;
 }

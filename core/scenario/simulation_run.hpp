@@ -11,16 +11,16 @@
 namespace clothfit::scenario {
 
 struct RunSummary {
-  long steps = 0;                         // steps taken
+  long steps = 0;  // steps taken
   double simulated_seconds = 0.0;
-  double wall_seconds = 0.0;              // stepping only (observer time excluded)
-  double q = 0.0;                         // wall_seconds / simulated_seconds
-  double mean_iterations = 0.0;           // projection iterations per step
+  double wall_seconds = 0.0;     // stepping only (observer time excluded)
+  double q = 0.0;                // wall_seconds / simulated_seconds
+  double mean_iterations = 0.0;  // projection iterations per step
   int max_iterations = 0;
   double max_constraint_violation = 0.0;  // max over steps of StepReport::max_violation
   long unconverged_steps = 0;             // steps that hit the iteration cap
   stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status
-  std::string message;                    // the first problem, if any
+  std::string message;                                           // the first problem, if any
 
   bool ok() const { return status == stepper::StepStatus::kConverged; }
 };

@@ -21,22 +21,25 @@ struct HeldNode {
 struct StepperOptions {
   double time_step = 0.01;  // Δt, s
   // Stop the projection when ‖C(φ_j)‖∞ < constraint_tolerance (ε0, dimensionless: metric rows and
-  // ‖d‖²/L² − 1 for boundary edges, so 1e-4 keeps edges within 0.005 % of their length), held
+  // ‖d‖²/L² − 1 for boundary edges, so 1e-6 keeps edges within 5e-7 of their length), held
   // nodes are within held_tolerance (m) of their targets, no contact is violated by more than
   // contact_tolerance (ε1, m) and the last increment ‖Δφ‖∞ < increment_tolerance (ε2, m).
-  // The defaults were chosen by measurement (README.md, "Solver tolerances"): the Gauss–Newton
-  // projection converges only linearly on nearly flat sheets, so tighter values cost many
-  // iterations for no visible difference.
-  double constraint_tolerance = 1e-4;
+  double constraint_tolerance = 1e-6;
   double contact_tolerance = 1e-4;
-  double increment_tolerance = 1e-4;
+  double increment_tolerance = 1e-5;
   double held_tolerance = 1e-9;
   int max_iterations = 100;  // projection iterations per step
   // Levenberg–Marquardt damping of the projection: the QP's equality Delassus matrix gets
   // ε = projection_damping · mean(diag) on its diagonal and no refinement, so that steps along the
   // nearly dependent constraint directions of a nearly flat sheet are damped instead of
   // overshooting. Overrides qp.equality_regularization and qp.refinement_steps.
-  double projection_damping = 1e-6;
+  double projection_damping = 1e-10;
+  // Newton projection: each QP minimises ½‖φ − φ0‖² in the metric ρM + Σ λ_i ∇²C_i (the
+  // constraint curvature, kept positive semidefinite: InextensibilityConstraints::curvature), so
+  // the iteration converges to the implicit-Euler step with constraint forces at t_{n+1}, and
+  // quickly even where ∇C is badly conditioned (nearly flat sheets). false gives the paper's
+  // Gauss–Newton "fast projection": each QP minimises ½‖Δφ‖²_ρM from the current iterate.
+  bool newton_projection = true;
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).
   int max_step_halvings = 4;

@@ -7,9 +7,12 @@ namespace clothfit::stepper {
 
 std::string_view to_string(StepStatus status) {
   switch (status) {
-    case StepStatus::kConverged: return "converged";
-    case StepStatus::kIterationCap: return "iteration_cap";
-    default: return "failed";
+    case StepStatus::kConverged:
+      return "converged";
+    case StepStatus::kIterationCap:
+      return "iteration_cap";
+    default:
+      return "failed";
   }
 }
 
@@ -34,10 +37,12 @@ TimeStepper::TimeStepper(const SimulationModel& model)
   const int num_c = m_constraints.size();
   m_free_index.assign(3 * n, 0);
   for (const HeldNode& h : m_model.held) {
-    for (int d = 0; d < 3; ++d) m_free_index[3 * h.node + d] = -1;
+    for (int d = 0; d < 3; ++d)
+      m_free_index[3 * h.node + d] = -1;
   }
   for (int k = 0; k < 3 * n; ++k) {
-    if (m_free_index[k] < 0) continue;
+    if (m_free_index[k] < 0)
+      continue;
     m_free_index[k] = static_cast<int>(m_free_coordinate.size());
     m_free_coordinate.push_back(k);
   }
@@ -54,7 +59,8 @@ TimeStepper::TimeStepper(const SimulationModel& model)
   for (int r = 0; r < num_c; ++r) {
     for (constraints::SparseRowMatrix::InnerIterator it(m_jacobian, r); it; ++it) {
       const int v = m_free_index[it.col()];
-      if (v >= 0) triplets.emplace_back(r, v, 1.0);
+      if (v >= 0)
+        triplets.emplace_back(r, v, 1.0);
     }
   }
   m_qp.equality_jacobian.resize(num_c, num_free);
@@ -65,9 +71,44 @@ TimeStepper::TimeStepper(const SimulationModel& model)
   m_free_value.assign(m_jacobian.nonZeros(), -1);
   int slot = 0;
   for (int p = 0; p < m_jacobian.nonZeros(); ++p) {
-    if (m_free_index[m_jacobian.innerIndexPtr()[p]] >= 0) m_free_value[p] = slot++;
+    if (m_free_index[m_jacobian.innerIndexPtr()[p]] >= 0)
+      m_free_value[p] = slot++;
   }
   m_qp.equality_offset.setZero(num_c);
+  m_lambda.setZero(num_c);
+  if (m_model.options.newton_projection) {
+    // K ⊗ I₃ restricted to the free coordinates; the free numbering is monotone, so K's lower
+    // triangle maps into the QP curvature's lower triangle.
+    m_node_curvature = m_constraints.make_curvature();
+    std::vector<Eigen::Triplet<double>> k_triplets;
+    for (int c = 0; c < m_node_curvature.outerSize(); ++c) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it) {
+        for (int d = 0; d < 3; ++d) {
+          const int vr = m_free_index[3 * it.row() + d], vc = m_free_index[3 * c + d];
+          if (vr >= 0 && vc >= 0)
+            k_triplets.emplace_back(vr, vc, 0.0);
+        }
+      }
+    }
+    m_qp.curvature.resize(num_free, num_free);
+    m_qp.curvature.setFromTriplets(k_triplets.begin(), k_triplets.end());
+    m_qp.curvature.makeCompressed();
+    for (int c = 0; c < m_node_curvature.outerSize(); ++c) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it) {
+        std::array<int, 3> slots{-1, -1, -1};
+        for (int d = 0; d < 3; ++d) {
+          const int vr = m_free_index[3 * it.row() + d], vc = m_free_index[3 * c + d];
+          if (vr < 0 || vc < 0)
+            continue;
+          const int* first = m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc];
+          const int* last = m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc + 1];
+          slots[d] =
+              static_cast<int>(std::lower_bound(first, last, vr) - m_qp.curvature.innerIndexPtr());
+        }
+        m_curvature_slot.push_back(slots);
+      }
+    }
+  }
   m_qp.inequality_jacobian.resize(0, num_free);
   m_qp.inequality_offset.resize(0);
   m_targets.resize(3 * static_cast<int>(m_model.held.size()));
@@ -81,6 +122,37 @@ SimulationState TimeStepper::initial_state(const Eigen::VectorXd& positions) con
   state.positions = positions;
   state.velocities.setZero(positions.size());
   return state;
+}
+
+void TimeStepper::assemble_newton_terms() {
+  // Objective ½ (φ − φ0)ᵀ (ρM + K ⊗ I₃) (φ − φ0) around φ_j with the held increments known:
+  // linear term −ρM (φ_j − φ0) − H_free,held Δφ_held over the free coordinates.
+  m_constraints.curvature(m_lambda, &m_node_curvature);
+  double* k = m_qp.curvature.valuePtr();
+  std::fill(k, k + m_qp.curvature.nonZeros(), 0.0);
+  for (std::size_t v = 0; v < m_free_coordinate.size(); ++v) {
+    const int coordinate = m_free_coordinate[v];
+    m_qp.linear[v] = -m_qp.mass[v] * (m_phi[coordinate] - m_phi0[coordinate]);
+  }
+  const double* values = m_node_curvature.valuePtr();
+  int p = 0;
+  for (int c = 0; c < m_node_curvature.outerSize(); ++c) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it, ++p) {
+      const int r = static_cast<int>(it.row());
+      for (int d = 0; d < 3; ++d) {
+        const int slot = m_curvature_slot[p][d];
+        if (slot >= 0) {
+          k[slot] += values[p];
+          continue;
+        }
+        const int vr = m_free_index[3 * r + d], vc = m_free_index[3 * c + d];
+        if (vr >= 0 && vc < 0)
+          m_qp.linear[vr] -= values[p] * m_held_increment[3 * c + d];
+        if (vc >= 0 && vr < 0)
+          m_qp.linear[vc] -= values[p] * m_held_increment[3 * r + d];
+      }
+    }
+  }
 }
 
 StepReport TimeStepper::step(SimulationState* state) {
@@ -107,8 +179,7 @@ StepReport TimeStepper::step(SimulationState* state) {
       m_held_increment.segment<3>(3 * node) = increment;
       held_residual = std::max(held_residual, increment.norm());
     }
-    const double residual =
-        num_c > 0 ? m_constraint_values.lpNorm<Eigen::Infinity>() : 0.0;
+    const double residual = num_c > 0 ? m_constraint_values.lpNorm<Eigen::Infinity>() : 0.0;
     report.iterations = iteration;
     report.constraint_residual = residual;
     report.held_residual = held_residual;
@@ -143,11 +214,14 @@ StepReport TimeStepper::step(SimulationState* state) {
         }
       }
     }
+    if (options.newton_projection)
+      assemble_newton_terms();
     const qp::QpSummary summary = m_solver->solve(m_qp, {}, &m_solution);
     working_set_changes += summary.iterations;
     if (summary.termination == qp::QpTermination::kNumericalFailure || !m_solution.x.allFinite()) {
       report.status = StepStatus::kFailed;
-      report.message = "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;
+      report.message =
+          "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;
       return report;
     }
     // Backtracking on ‖C‖₂: the Gauss–Newton direction always decreases it for a short enough
@@ -162,12 +236,16 @@ StepReport TimeStepper::step(SimulationState* state) {
       for (std::size_t h = 0; h < m_model.held.size(); ++h) {
         m_trial.segment<3>(3 * m_model.held[h].node) = m_targets.segment<3>(3 * h);
       }
-      if (halving == options.max_step_halvings) break;
+      if (halving == options.max_step_halvings)
+        break;
       m_constraints.evaluate(m_trial, &m_trial_values, nullptr);
-      if (m_trial_values.squaredNorm() <= current || current == 0.0) break;
+      if (m_trial_values.squaredNorm() <= current || current == 0.0)
+        break;
       scale *= 0.5;
     }
     double increment = (m_trial - m_phi).lpNorm<Eigen::Infinity>();
+    if (options.newton_projection)
+      m_lambda = m_solution.equality_multipliers;
     m_phi.swap(m_trial);
     last_increment = increment;
   }

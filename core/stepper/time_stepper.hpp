@@ -11,6 +11,7 @@
 // It owns all work buffers, so a step allocates little beyond what the sparse factorisation does.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -21,9 +22,9 @@
 namespace clothfit::stepper {
 
 enum class StepStatus {
-  kConverged,      // all tolerances met
-  kIterationCap,   // max_iterations reached; the state advanced with the last iterate
-  kFailed,         // the QP failed or the state became non-finite; the state did not advance
+  kConverged,     // all tolerances met
+  kIterationCap,  // max_iterations reached; the state advanced with the last iterate
+  kFailed,        // the QP failed or the state became non-finite; the state did not advance
 };
 
 std::string_view to_string(StepStatus status);
@@ -53,6 +54,9 @@ class TimeStepper {
   const constraints::InextensibilityConstraints& constraints() const { return m_constraints; }
 
  private:
+  // Newton projection: the QP's curvature and linear term at the current iterate.
+  void assemble_newton_terms();
+
   const SimulationModel& m_model;
   constraints::InextensibilityConstraints m_constraints;
   forces::UnconstrainedStep m_unconstrained;
@@ -60,9 +64,14 @@ class TimeStepper {
   qp::QpProblem m_qp;
   qp::QpSolution m_solution;
   constraints::SparseRowMatrix m_jacobian;  // ∇C over all coordinates (m × 3N)
-  std::vector<int> m_free_index;     // (3N) coordinate → QP variable, −1 for held coordinates
-  std::vector<int> m_free_value;     // ∇C value p → slot in the QP's equality values, −1 if held
+  std::vector<int> m_free_index;  // (3N) coordinate → QP variable, −1 for held coordinates
+  std::vector<int> m_free_value;  // ∇C value p → slot in the QP's equality values, −1 if held
   std::vector<int> m_free_coordinate;  // QP variable → coordinate
+  // Newton projection: the node curvature K (N × N) and where each of its values goes in the
+  // QP's curvature over the free coordinates (3 slots per value, −1 when a coordinate is held).
+  Eigen::SparseMatrix<double> m_node_curvature;
+  std::vector<std::array<int, 3>> m_curvature_slot;
+  Eigen::VectorXd m_lambda;          // multipliers of the inextensibility rows, kept between steps
   Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
 };

@@ -13,8 +13,10 @@ Trajectory::Trajectory(std::vector<double> times, std::vector<Eigen::Vector3d> p
 
 Eigen::Vector3d Trajectory::position(double time) const {
   assert(!m_times.empty());
-  if (time <= m_times.front()) return m_positions.front();
-  if (time >= m_times.back()) return m_positions.back();
+  if (time <= m_times.front())
+    return m_positions.front();
+  if (time >= m_times.back())
+    return m_positions.back();
   const auto it = std::upper_bound(m_times.begin(), m_times.end(), time);
   const std::size_t hi = static_cast<std::size_t>(it - m_times.begin());
   const std::size_t lo = hi - 1;

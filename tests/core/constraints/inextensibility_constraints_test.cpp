@@ -19,7 +19,8 @@ Eigen::VectorXd perturbed(const Eigen::VectorXd& x, double amplitude, unsigned s
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-amplitude, amplitude);
   Eigen::VectorXd y = x;
-  for (Eigen::Index i = 0; i < y.size(); ++i) y[i] += u(rng);
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    y[i] += u(rng);
   return y;
 }
 
@@ -103,7 +104,8 @@ TEST(InextensibilityConstraints, AFoldAlongAGridLineIsAnIsometry) {
   Eigen::VectorXd folded = mesh.rest_positions;
   for (int i = 0; i < mesh.num_nodes(); ++i) {
     const Eigen::Vector3d p = mesh.rest_position(i);
-    if (p.y() > fold_y) folded.segment<3>(3 * i) = Eigen::Vector3d(p.x(), fold_y, p.y() - fold_y);
+    if (p.y() > fold_y)
+      folded.segment<3>(3 * i) = Eigen::Vector3d(p.x(), fold_y, p.y() - fold_y);
   }
   Eigen::VectorXd values;
   c.evaluate(folded, &values, nullptr);
@@ -135,7 +137,8 @@ TEST(InextensibilityConstraints, FlatSheetJacobianIsRankDeficientAsDesignSays) {
   Eigen::JacobiSVD<Eigen::MatrixXd> svd{Eigen::MatrixXd(jacobian)};
   const Eigen::VectorXd sigma = svd.singularValues();
   int rank = 0;
-  for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > 1e-9 * sigma[0];
+  for (Eigen::Index i = 0; i < sigma.size(); ++i)
+    rank += sigma[i] > 1e-9 * sigma[0];
   EXPECT_EQ(rank, 118);
   // Away from flat it has full row rank.
   c.evaluate(perturbed(mesh.rest_positions, 0.02, 3), &values, &jacobian);
@@ -160,7 +163,8 @@ TEST(InextensibilityConstraints, ObjMeshJacobianMatchesFiniteDifferences) {
   Eigen::VectorXd values;
   c.evaluate(tube.rest_positions, &values, nullptr);
   EXPECT_LT(values.lpNorm<Eigen::Infinity>(), 1e-12);
-  for (unsigned seed = 5; seed <= 7; ++seed) expect_jacobian_matches_finite_differences(tube, seed);
+  for (unsigned seed = 5; seed <= 7; ++seed)
+    expect_jacobian_matches_finite_differences(tube, seed);
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 namespace clothfit::stepper {
 namespace {
 
-constexpr double kAccelerationTolerance = 1e-6;  // relative
-constexpr double kTerminalSpeedTolerance = 1e-3; // relative (the 0.1%)
+constexpr double kAccelerationTolerance = 1e-6;   // relative
+constexpr double kTerminalSpeedTolerance = 1e-3;  // relative (the 0.1%)
 
 SimulationModel falling_sheet(double damping) {
   SimulationModel model;
@@ -22,7 +22,8 @@ SimulationModel falling_sheet(double damping) {
 
 double mean_vertical(const Eigen::VectorXd& v) {
   double sum = 0.0;
-  for (Eigen::Index i = 2; i < v.size(); i += 3) sum += v[i];
+  for (Eigen::Index i = 2; i < v.size(); i += 3)
+    sum += v[i];
   return sum / static_cast<double>(v.size() / 3);
 }
 

@@ -1,0 +1,31 @@
+// EqualitySystem: a factorisation of the saddle-point system of a QP's equality rows,
+//
+//   [ D + K   A_Eᵀ ] [x]   [r_x]
+//   [ A_E     0    ] [y] = [r_y],
+//
+// which the active-set solver solves once for the equality-only solution and once for each contact
+// row entering the working set. Two implementations: DelassusFactorization (K = 0: a Cholesky of
+// A_E D⁻¹ A_Eᵀ) and SaddlePointFactorization (any PSD K: an LDLᵀ of the quasi-definite matrix).
+// Both add ε = relative_regularization · mean(diag A_E D⁻¹ A_Eᵀ) to keep rank-deficient A_E (a
+// flat sheet: DESIGN.md §2 traps) factorable and refine against the unregularised system.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "core/qp/qp_problem.hpp"
+
+namespace clothfit::qp {
+
+class EqualitySystem {
+ public:
+  virtual ~EqualitySystem() = default;
+  // `problem` must stay alive and unchanged until the next factorize(). Returns false when the
+  // factorisation fails.
+  virtual bool factorize(const QpProblem& problem, double relative_regularization,
+                         int refinement_steps) = 0;
+  // r_x (n), r_y (m_E, may be empty) → x (n), y (m_E).
+  virtual void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
+                     Eigen::VectorXd* y) const = 0;
+};
+
+}  // namespace clothfit::qp

@@ -1,0 +1,135 @@
+#include "core/qp/saddle_point_factorization.hpp"
+
+#include <algorithm>
+
+namespace clothfit::qp {
+
+namespace {
+
+// Sizes and index arrays of K and A_E, to detect a change of pattern.
+std::vector<int> pattern_key(const QpProblem& p) {
+  std::vector<int> key{p.num_variables(), p.num_equalities(),
+                       static_cast<int>(p.curvature.nonZeros()),
+                       static_cast<int>(p.equality_jacobian.nonZeros())};
+  const auto append = [&key](const int* begin, const int* end) {
+    key.insert(key.end(), begin, end);
+  };
+  if (p.has_curvature()) {
+    append(p.curvature.outerIndexPtr(), p.curvature.outerIndexPtr() + p.curvature.cols() + 1);
+    append(p.curvature.innerIndexPtr(), p.curvature.innerIndexPtr() + p.curvature.nonZeros());
+  }
+  const auto& a = p.equality_jacobian;
+  append(a.outerIndexPtr(), a.outerIndexPtr() + a.rows() + 1);
+  append(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
+  return key;
+}
+
+int slot(const Eigen::SparseMatrix<double>& m, int row, int col) {
+  const int* first = m.innerIndexPtr() + m.outerIndexPtr()[col];
+  const int* last = m.innerIndexPtr() + m.outerIndexPtr()[col + 1];
+  return static_cast<int>(std::lower_bound(first, last, row) - m.innerIndexPtr());
+}
+
+}  // namespace
+
+void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
+  const int n = p.num_variables(), m = p.num_equalities();
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int i = 0; i < n + m; ++i)
+    triplets.emplace_back(i, i, 1.0);
+  for (int c = 0; c < p.curvature.outerSize(); ++c) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(p.curvature, c); it; ++it) {
+      if (it.row() > c)
+        triplets.emplace_back(static_cast<int>(it.row()), c, 1.0);
+    }
+  }
+  for (int r = 0; r < m; ++r) {
+    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
+      triplets.emplace_back(n + r, static_cast<int>(it.col()), 1.0);
+    }
+  }
+  m_kkt.resize(n + m, n + m);
+  m_kkt.setFromTriplets(triplets.begin(), triplets.end());
+  m_kkt.makeCompressed();
+  m_diagonal_slot.resize(n + m);
+  for (int i = 0; i < n + m; ++i)
+    m_diagonal_slot[i] = slot(m_kkt, i, i);
+  m_curvature_slot.clear();
+  for (int c = 0; c < p.curvature.outerSize(); ++c) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(p.curvature, c); it; ++it) {
+      m_curvature_slot.push_back(it.row() >= c ? slot(m_kkt, static_cast<int>(it.row()), c) : -1);
+    }
+  }
+  m_equality_slot.clear();
+  for (int r = 0; r < m; ++r) {
+    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
+      m_equality_slot.push_back(slot(m_kkt, n + r, static_cast<int>(it.col())));
+    }
+  }
+  m_ldlt.analyzePattern(m_kkt);
+}
+
+bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_regularization,
+                                         int refinement_steps) {
+  std::vector<int> key = pattern_key(p);
+  if (key != m_key) {
+    rebuild_pattern(p);
+    m_key.swap(key);
+  }
+  m_problem = &p;
+  m_refinement_steps = refinement_steps;
+  const int n = p.num_variables(), m = p.num_equalities();
+  double mean_delassus = 0.0;
+  for (int r = 0; r < m; ++r) {
+    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
+      mean_delassus += it.value() * it.value() / p.mass[it.col()];
+    }
+  }
+  mean_delassus = m > 0 ? mean_delassus / m : 1.0;
+  const double epsilon = relative_regularization * std::max(mean_delassus, 1e-300);
+
+  double* values = m_kkt.valuePtr();
+  std::fill(values, values + m_kkt.nonZeros(), 0.0);
+  for (int i = 0; i < n; ++i)
+    values[m_diagonal_slot[i]] = p.mass[i];
+  for (int r = 0; r < m; ++r)
+    values[m_diagonal_slot[n + r]] = -epsilon;
+  const double* k = p.curvature.valuePtr();
+  for (std::size_t q = 0; q < m_curvature_slot.size(); ++q) {
+    if (m_curvature_slot[q] >= 0)
+      values[m_curvature_slot[q]] += k[q];
+  }
+  const double* a = p.equality_jacobian.valuePtr();
+  for (std::size_t q = 0; q < m_equality_slot.size(); ++q)
+    values[m_equality_slot[q]] = a[q];
+  m_ldlt.factorize(m_kkt);
+  return m_ldlt.info() == Eigen::Success;
+}
+
+void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y,
+                                     Eigen::VectorXd* x, Eigen::VectorXd* y) const {
+  const QpProblem& p = *m_problem;
+  const int n = p.num_variables(), m = p.num_equalities();
+  m_rhs.resize(n + m);
+  m_rhs.head(n) = r_x;
+  if (m > 0)
+    m_rhs.tail(m) = r_y;
+  m_z = m_ldlt.solve(m_rhs);
+  for (int step = 0; step < m_refinement_steps; ++step) {
+    m_residual.resize(n + m);
+    m_residual.head(n) = m_rhs.head(n) - p.mass.cwiseProduct(m_z.head(n));
+    if (p.has_curvature()) {
+      m_residual.head(n).noalias() -= p.curvature.selfadjointView<Eigen::Lower>() * m_z.head(n);
+    }
+    if (m > 0) {
+      m_residual.head(n).noalias() -= p.equality_jacobian.transpose() * m_z.tail(m);
+      m_residual.tail(m) = m_rhs.tail(m);
+      m_residual.tail(m).noalias() -= p.equality_jacobian * m_z.head(n);
+    }
+    m_z += m_ldlt.solve(m_residual);
+  }
+  *x = m_z.head(n);
+  *y = m_z.tail(m);
+}
+
+}  // namespace clothfit::qp
