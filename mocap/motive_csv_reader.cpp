@@ -34,6 +34,8 @@ constexpr int kMaxHeaderRows = 64;
 constexpr double kQuaternionNormTolerance = 0.01;
 // Shortest possible data row ("0,0\n"), bytes: bounds the rows a stream of known size can hold.
 constexpr std::uint64_t kMinDataRowBytes = 4;
+// Frames reserved from `Total Exported Frames` when the stream's size is unknown (a pipe).
+constexpr std::uint64_t kMaxFramesReservedBlind = std::uint64_t{1} << 20;
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size())
@@ -183,7 +185,7 @@ class MotiveCsvParser {
   void plan_columns();
   void add_asset_column(AssetColumns& asset, int column);
   void finish_assets();
-  void reserve_frames();
+  void reserve_frames(std::size_t first_row_bytes);
   void read_data();
   void parse_data_row(const CsvRecordReader::Record& record);
   void store_row(const CsvRecordReader::Record& record);
@@ -656,27 +658,26 @@ void MotiveCsvParser::finish_assets() {
   m_values.assign(m_slot_count, kNaN);
 }
 
-// Reserves the marker array for the frames the file will hold: `Total Exported Frames` when
-// given, bounded by what the remaining bytes can hold; otherwise an estimate from the size.
-void MotiveCsvParser::reserve_frames() {
-  std::uint64_t frames = 0;
-  std::optional<std::uint64_t> remaining;
+// Reserves the arrays for the frames the file will hold so that they never grow by copying:
+// `Total Exported Frames` when the header gives it (bounded by what the remaining bytes can hold),
+// otherwise twice the estimate from the length of the first data row. Reserving more than is used
+// costs address space only, never resident memory. Called once, at the first data row.
+void MotiveCsvParser::reserve_frames(std::size_t first_row_bytes) {
+  std::optional<std::uint64_t> remaining;  // bytes after the first data row
   if (m_stream_bytes && *m_stream_bytes >= m_records.bytes_consumed()) {
     remaining = *m_stream_bytes - m_records.bytes_consumed();
   }
-  const auto& total = m_info.header.total_exported_frames;
+  std::uint64_t frames = 1;
+  const std::optional<std::int64_t>& total = m_info.header.total_exported_frames;
   if (total) {
-    frames = static_cast<std::uint64_t>(*total);
-    if (remaining)
-      frames = std::min(frames, *remaining / kMinDataRowBytes + 1);
-    frames = std::min<std::uint64_t>(frames, remaining ? frames : std::uint64_t{1} << 20);
+    frames = std::min(static_cast<std::uint64_t>(*total),
+                      remaining ? 1 + *remaining / kMinDataRowBytes : kMaxFramesReservedBlind);
   } else if (remaining) {
-    // Rows are at least one byte per header column; reserving more than is used costs address
-    // space only, never resident memory.
-    frames = *remaining / static_cast<std::uint64_t>(std::max(m_width, 4)) + 1;
+    const std::uint64_t row_bytes = std::max<std::uint64_t>(kMinDataRowBytes, first_row_bytes + 1);
+    frames = 1 + *remaining / std::max<std::uint64_t>(kMinDataRowBytes, row_bytes / 2);
   }
   const std::uint64_t per_frame = 3 * m_markers.size();
-  if (per_frame > 0 && frames < (std::uint64_t{1} << 40) / per_frame) {
+  if (frames < (std::uint64_t{1} << 36) / std::max<std::uint64_t>(per_frame, 7)) {
     m_positions.reserve(static_cast<std::size_t>(frames * per_frame));
     for (RigidBodyTrack& body : m_bodies) {
       body.position_m.reserve(static_cast<std::size_t>(3 * frames));
@@ -895,6 +896,8 @@ void MotiveCsvParser::read_data() {
                  " cells and no line break at the end): the file looks truncated");
       }
     }
+    if (m_frame_count == 0)
+      reserve_frames(record.text.size());
     parse_data_row(record);
     store_row(record);
     m_last_data_line = record.line + record.line_count - 1;
@@ -945,7 +948,6 @@ Take MotiveCsvParser::parse() {
   m_info.file_length_unit_assumed = !m_info.header.length_unit.has_value();
   m_info.file_length_unit = m_info.header.length_unit.value_or(m_options.length_unit_if_absent);
   m_metres_per_unit = metres_per_unit(m_info.file_length_unit);
-  reserve_frames();
   read_data();
   const double rate = frame_rate(m_info.frame_rate_source);
   try {
