@@ -148,12 +148,11 @@ bool sat_intersect(const std::array<IVec, 3>& a, const std::array<IVec, 3>& b) {
 }
 
 std::string describe(const std::array<IVec, 3>& t) {
-  std::string out;
+  std::ostringstream out;
   for (const IVec& v : t) {
-    out +=
-        "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+    out << "(" << v[0] << "," << v[1] << "," << v[2] << ")";
   }
-  return out;
+  return out.str();
 }
 
 TEST(TriangleTriangleIntersection, RandomSmallIntegerTrianglesAgainstSeparatingAxes) {
