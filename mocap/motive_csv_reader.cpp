@@ -19,6 +19,7 @@
 #include "mocap/csv_record_reader.hpp"
 #include "mocap/euler_angles.hpp"
 #include "mocap/mocap_input_error.hpp"
+#include "mocap/text_encoding.hpp"
 
 namespace clothfit::mocap {
 namespace {
@@ -89,6 +90,15 @@ bool parse_int64(std::string_view text, std::int64_t& out) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, out);
   return ec == std::errc() && ptr == end;
+}
+
+// A CR that is not part of a CRLF line break (classic Mac OS line ends).
+bool has_lone_cr(std::string_view text) {
+  for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1)) {
+    if (i + 1 >= text.size() || text[i + 1] != '\n')
+      return true;
+  }
+  return false;
 }
 
 bool is_blank_record(const std::vector<CsvCell>& cells) {
@@ -243,9 +253,10 @@ void MotiveCsvParser::fail_row_typed(int line, const std::string& detail) const 
 void MotiveCsvParser::read_header_fields(const std::vector<CsvCell>& cells, int line) {
   MotiveHeader& header = m_info.header;
   for (std::size_t i = 0; i < cells.size(); i += 2) {
-    const std::string key(trim_blanks(cells[i].text));
+    const std::string key = utf8_from_utf8_or_latin1(trim_blanks(cells[i].text));
     const bool has_value = i + 1 < cells.size();
-    const std::string value = has_value ? std::string(trim_blanks(cells[i + 1].text)) : "";
+    const std::string value =
+        has_value ? utf8_from_utf8_or_latin1(trim_blanks(cells[i + 1].text)) : "";
     if (key.empty())
       continue;  // trailing commas
     header.fields.emplace_back(key, value);
@@ -355,7 +366,7 @@ void MotiveCsvParser::find_axis_row() {
     if (record.open_quote) {
       fail(record.line, 0, "a quoted cell that starts on this line is never closed");
     }
-    if (first && record.text.find('\r') != std::string_view::npos) {
+    if (first && has_lone_cr(record.text)) {
       fail(record.line, 0,
            "lines end with a lone CR (classic Mac OS line breaks); expected LF or CRLF line "
            "breaks");
@@ -371,7 +382,7 @@ void MotiveCsvParser::find_axis_row() {
     if (is_axis_row(cells)) {
       m_axis_row.line = record.line;
       for (const CsvCell& c : cells)
-        m_axis_row.cells.emplace_back(trim_blanks(c.text));
+        m_axis_row.cells.push_back(utf8_from_utf8_or_latin1(trim_blanks(c.text)));
       return;
     }
     std::int64_t number = 0;
@@ -394,7 +405,7 @@ void MotiveCsvParser::find_axis_row() {
       HeaderRow row;
       row.line = record.line;
       for (const CsvCell& c : cells)
-        row.cells.emplace_back(trim_blanks(c.text));
+        row.cells.push_back(utf8_from_utf8_or_latin1(trim_blanks(c.text)));
       m_asset_rows.push_back(std::move(row));
     }
     first = false;
@@ -654,6 +665,14 @@ void MotiveCsvParser::finish_assets() {
       m_bodies.push_back(std::move(track));
       m_body_slots.push_back(slots);
     }
+  }
+  if (m_markers.empty() && m_bodies.empty()) {
+    fail(m_axis_row.line, 0,
+         "expected Marker, Rigid Body Marker or Rigid Body columns; the file has " +
+             (m_info.assets.empty()
+                  ? std::string("no asset columns")
+                  : "only assets clothfit does not read (" + m_info.assets.front().type + " '" +
+                        m_info.assets.front().name + "', ...)"));
   }
   m_values.assign(m_slot_count, kNaN);
 }

@@ -189,6 +189,21 @@ TEST(MotiveCsvReaderErrors, CsvSyntax) {
   expect_error(lone_cr, 1, 0, "lone CR");
 }
 
+TEST(MotiveCsvReaderErrors, NothingToRead) {
+  expect_error(
+      "Format Version,1.23,Export Frame Rate,100\n\n"
+      ",Type,Bone,Bone,Bone\n"
+      ",Name,Hip,Hip,Hip\n"
+      ",,Position,Position,Position\n"
+      "Frame,Time (Seconds),X,Y,Z\n"
+      "0,0,1,2,3\n",
+      6, 0, "only assets clothfit does not read (Bone 'Hip', ...)");
+  expect_error(
+      "Format Version,1.23,Export Frame Rate,100\n\n,Type\n,Name\nx,,\n"
+      "Frame,Time (Seconds)\n0,0\n",
+      6, 0, "the file has no asset columns");
+}
+
 TEST(MotiveCsvReaderErrors, NoFrameRateAnywhere) {
   std::string text = replaced(small_csv(), "Export Frame Rate,100,", "");
   text = replaced(replaced(replaced(text, "0,0.00", "0,0"), "1,0.01", "1,0"), "2,0.02", "2,0");

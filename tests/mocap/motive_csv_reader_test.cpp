@@ -405,6 +405,13 @@ TEST(MotiveCsvReader, OlderAxisRowAndTimeCodeColumn) {
   EXPECT_EQ(with_timecode.info().assets[0].first_column, 4);
 }
 
+TEST(MotiveCsvReader, CrlfInsideAQuotedNote) {
+  std::string text = small_csv();
+  text.replace(text.find("Take Name,small"), 15, "Take Notes,\"line 1\r\nline 2\"");
+  const Take take = read_csv_text(text);
+  EXPECT_EQ(take.info().header.take_notes, "line 1\r\nline 2");
+}
+
 TEST(MotiveCsvReader, QuotedCellsAndNotesWithLineBreaks) {
   const Take take = read_csv_text(
       "Format Version,1.23,Take Name,\"cloth, take \"\"3\"\"\",Take Notes,\"first line\n"
