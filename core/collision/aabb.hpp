@@ -24,8 +24,9 @@ struct Aabb {
   }
   // Closed boxes: touching faces overlap.
   bool overlaps(const Aabb& other) const {
-    return (lower.array() <= other.upper.array()).all() &&
-           (other.lower.array() <= upper.array()).all();
+    return lower.x() <= other.upper.x() && other.lower.x() <= upper.x() &&
+           lower.y() <= other.upper.y() && other.lower.y() <= upper.y() &&
+           lower.z() <= other.upper.z() && other.lower.z() <= upper.z();
   }
   Eigen::Vector3d center() const { return 0.5 * (lower + upper); }
   // m², 0 for an empty box.

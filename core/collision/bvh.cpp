@@ -9,6 +9,7 @@ void Bvh::build(std::span<const Aabb> boxes) {
   m_boxes.assign(boxes.begin(), boxes.end());
   const int n = static_cast<int>(m_boxes.size());
   m_nodes.clear();
+  m_sorted.clear();
   m_order.resize(n);
   m_centers.resize(n);
   if (n == 0) {
@@ -21,6 +22,10 @@ void Bvh::build(std::span<const Aabb> boxes) {
   m_nodes.reserve(2 * (n / kLeafSize + 1));
   m_nodes.emplace_back();
   build_node(0, 0, n);
+  m_sorted.resize(n);
+  for (int k = 0; k < n; ++k) {
+    m_sorted[k] = m_boxes[m_order[k]];
+  }
 }
 
 void Bvh::build_node(int node, int begin, int end) {
@@ -53,12 +58,15 @@ void Bvh::build_node(int node, int begin, int end) {
 void Bvh::refit(std::span<const Aabb> boxes) {
   assert(static_cast<int>(boxes.size()) == num_elements());
   std::copy(boxes.begin(), boxes.end(), m_boxes.begin());
+  for (int k = 0; k < num_elements(); ++k) {
+    m_sorted[k] = m_boxes[m_order[k]];
+  }
   for (int i = static_cast<int>(m_nodes.size()) - 1; i >= 0; --i) {
     Node& node = m_nodes[i];
     Aabb box;
     if (node.leaf()) {
       for (int k = node.first; k < node.first + node.count; ++k) {
-        box.extend(m_boxes[m_order[k]]);
+        box.extend(m_sorted[k]);
       }
     } else {
       box.extend(m_nodes[node.first].box);

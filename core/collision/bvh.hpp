@@ -51,9 +51,10 @@ class Bvh {
 
   void build_node(int node, int begin, int end);
 
-  std::vector<Aabb> m_boxes;               // element boxes (n)
-  std::vector<Node> m_nodes;               // (2n/kLeafSize-ish) root first
-  std::vector<int> m_order;                // (n) element indices, leaves refer to ranges of it
+  std::vector<Aabb> m_boxes;   // element boxes (n)
+  std::vector<Node> m_nodes;   // (2n/kLeafSize-ish) root first
+  std::vector<int> m_order;    // (n) element indices, leaves refer to ranges of it
+  std::vector<Aabb> m_sorted;  // (n) m_boxes[m_order[k]]: element boxes in tree order, for locality
   std::vector<Eigen::Vector3d> m_centers;  // (n) scratch for building
   mutable std::vector<int> m_stack;
   mutable std::vector<std::pair<int, int>> m_pair_stack;
@@ -74,7 +75,7 @@ void Bvh::query(const Aabb& box, Visit&& visit) const {
     }
     if (node.leaf()) {
       for (int k = node.first; k < node.first + node.count; ++k) {
-        if (m_boxes[m_order[k]].overlaps(box)) {
+        if (m_sorted[k].overlaps(box)) {
           visit(m_order[k]);
         }
       }
@@ -100,7 +101,7 @@ void Bvh::self_pairs(Visit&& visit) const {
       if (a.leaf()) {
         for (int k = a.first; k < a.first + a.count; ++k) {
           for (int l = k + 1; l < a.first + a.count; ++l) {
-            if (m_boxes[m_order[k]].overlaps(m_boxes[m_order[l]])) {
+            if (m_sorted[k].overlaps(m_sorted[l])) {
               visit(m_order[k], m_order[l]);
             }
           }
@@ -119,7 +120,7 @@ void Bvh::self_pairs(Visit&& visit) const {
     if (a.leaf() && b.leaf()) {
       for (int k = a.first; k < a.first + a.count; ++k) {
         for (int l = b.first; l < b.first + b.count; ++l) {
-          if (m_boxes[m_order[k]].overlaps(m_boxes[m_order[l]])) {
+          if (m_sorted[k].overlaps(m_sorted[l])) {
             visit(m_order[k], m_order[l]);
           }
         }
@@ -152,7 +153,7 @@ void Bvh::pairs_with(const Bvh& other, Visit&& visit) const {
     if (a.leaf() && b.leaf()) {
       for (int k = a.first; k < a.first + a.count; ++k) {
         for (int l = b.first; l < b.first + b.count; ++l) {
-          if (m_boxes[m_order[k]].overlaps(other.m_boxes[other.m_order[l]])) {
+          if (m_sorted[k].overlaps(other.m_sorted[l])) {
             visit(m_order[k], other.m_order[l]);
           }
         }

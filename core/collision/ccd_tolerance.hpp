@@ -1,6 +1,6 @@
-// The distance tolerance of one CCD test (collision_types.hpp glossary):
-// tol = relative_tolerance·L + 64·u·max|coordinate|, L the largest side of the bounding box of all
-// the pair's positions at t0 and t1.
+// Bounding boxes of the positions of a CCD pair, and the distance tolerance of one CCD test
+// (collision_types.hpp glossary): tol = relative_tolerance·L + 64·u·max|coordinate|, L the largest
+// side of the bounding box of all the pair's positions at t0 and t1.
 #pragma once
 
 #include <Eigen/Core>
@@ -40,6 +40,12 @@ inline double distance_tolerance(const PairExtent& extent, double relative_toler
 inline bool boxes_separated(const PairExtent& first, const PairExtent& second, double gap) {
   return ((first.lower - second.upper).array() > gap).any() ||
          ((second.lower - first.upper).array() > gap).any();
+}
+
+// Euclidean distance between the two boxes (0 when they overlap), m: a lower bound of the distance
+// between any points inside them.
+inline double box_distance(const PairExtent& first, const PairExtent& second) {
+  return (first.lower - second.upper).cwiseMax(second.lower - first.upper).cwiseMax(0.0).norm();
 }
 
 }  // namespace clothfit::collision

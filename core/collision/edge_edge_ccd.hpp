@@ -15,9 +15,9 @@
 // included.
 //
 // Every candidate is checked by measuring the segment distance (edge_edge_distance.hpp) against
-// tau + tol and the first that passes is returned, with the same guarantees as
-// point_triangle_ccd.hpp: no later than the first time the distance reaches tau (time 0 when the
-// pair starts within tau), and distance ≤ tau + tol at the returned time.
+// tau + tol, with the same scan, early outs and guarantees as point_triangle_ccd.hpp: no later
+// than the first time the distance reaches tau (time 0 when the pair starts within tau), and
+// distance ≤ tau + tol at the returned time.
 #pragma once
 
 #include <Eigen/Core>

@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cassert>
 
 #include "core/collision/ccd_candidate_times.hpp"
@@ -36,36 +37,56 @@ std::optional<PointTriangleCcdResult> point_triangle_ccd(
     return std::nullopt;
   }
 
-  CandidateTimes candidates;
-  candidates.add(0.0);
-  const MotionVector ab = relative_motion(a_t0, b_t0, a_t1, b_t1);
-  const MotionVector ac = relative_motion(a_t0, c_t0, a_t1, c_t1);
-  const MotionVector ap = relative_motion(a_t0, p_t0, a_t1, p_t1);
-  const MotionVector normal = cross(ab, ac);
-  const MotionPolynomial volume = dot(normal, ap);  // V(t), the coplanarity cubic
-  const bool coplanar_throughout = candidates.add_roots(volume);
-  const double tau2 = tau * tau;
-  if (tau > 0.0) {
-    candidates.add_roots(volume * volume - scaled(dot(normal, normal), tau2));
-  }
-  if (tau > 0.0 || coplanar_throughout) {
-    const Eigen::Vector3d* corners_t0[3] = {&a_t0, &b_t0, &c_t0};
-    const Eigen::Vector3d* corners_t1[3] = {&a_t1, &b_t1, &c_t1};
-    for (int i = 0; i < 3; ++i) {
-      const int j = (i + 1) % 3;
-      const MotionVector edge =
-          relative_motion(*corners_t0[i], *corners_t0[j], *corners_t1[i], *corners_t1[j]);
-      const MotionVector to_point = relative_motion(*corners_t0[i], p_t0, *corners_t1[i], p_t1);
-      const MotionVector moment = cross(to_point, edge);
-      candidates.add_roots(dot(moment, moment) - scaled(dot(edge, edge), tau2));
-      candidates.add_roots(dot(to_point, to_point) - constant_polynomial(tau2));
-    }
-  }
   const auto distance_at = [&](double t) {
     return point_triangle_distance(at(p_t0, p_t1, t), at(a_t0, a_t1, t), at(b_t0, b_t1, t),
                                    at(c_t0, c_t1, t));
   };
-  const std::optional<double> contact = candidates.first_contact(distance_at, tau, tol);
+  // The distance is Lipschitz in t with constant D = max |Δx_i − Δy_j| over the corners of the two
+  // elements (Δx = x_t1 − x_t0), so it stays above (d(0) + d(1) − D)/2 over the interval; d(0),
+  // d(1) are first bounded below by the distances of the elements' boxes.
+  const Eigen::Vector3d dp = p_t1 - p_t0;
+  const double lipschitz = std::max(
+      {(dp - (a_t1 - a_t0)).norm(), (dp - (b_t1 - b_t0)).norm(), (dp - (c_t1 - c_t0)).norm()});
+  const double lower_t0 = box_distance(pair_extent({&p_t0}), pair_extent({&a_t0, &b_t0, &c_t0}));
+  const double lower_t1 = box_distance(pair_extent({&p_t1}), pair_extent({&a_t1, &b_t1, &c_t1}));
+  if (0.5 * (lower_t0 + lower_t1 - lipschitz) > tau + tol) {
+    return std::nullopt;
+  }
+  const double distance_t0 = distance_at(0.0);
+  std::optional<double> contact;
+  if (distance_t0 <= tau + tol) {
+    contact = 0.0;  // already within tau at the start
+  } else {
+    if (0.5 * (distance_t0 + distance_at(1.0) - lipschitz) > tau + tol) {
+      return std::nullopt;
+    }
+    CandidateTimes candidates;
+    candidates.add(0.0);
+    const MotionVector ab = relative_motion(a_t0, b_t0, a_t1, b_t1);
+    const MotionVector ac = relative_motion(a_t0, c_t0, a_t1, c_t1);
+    const MotionVector ap = relative_motion(a_t0, p_t0, a_t1, p_t1);
+    const MotionVector normal = cross(ab, ac);
+    const MotionPolynomial volume = dot(normal, ap);  // V(t), the coplanarity cubic
+    const bool coplanar_throughout = candidates.add_roots(volume);
+    const double tau2 = tau * tau;
+    if (tau > 0.0) {
+      candidates.add_roots(volume * volume - scaled(dot(normal, normal), tau2));
+    }
+    if (tau > 0.0 || coplanar_throughout) {
+      const Eigen::Vector3d* corners_t0[3] = {&a_t0, &b_t0, &c_t0};
+      const Eigen::Vector3d* corners_t1[3] = {&a_t1, &b_t1, &c_t1};
+      for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3;
+        const MotionVector edge =
+            relative_motion(*corners_t0[i], *corners_t0[j], *corners_t1[i], *corners_t1[j]);
+        const MotionVector to_point = relative_motion(*corners_t0[i], p_t0, *corners_t1[i], p_t1);
+        const MotionVector moment = cross(to_point, edge);
+        candidates.add_roots(dot(moment, moment) - scaled(dot(edge, edge), tau2));
+        candidates.add_roots(dot(to_point, to_point) - constant_polynomial(tau2));
+      }
+    }
+    contact = candidates.first_contact(distance_at, tau, tol);
+  }
   if (!contact) {
     return std::nullopt;
   }

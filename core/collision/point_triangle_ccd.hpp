@@ -15,11 +15,20 @@
 // polynomial cannot resolve it.
 //
 // Every candidate is checked by measuring the point-triangle distance there
-// (point_triangle_distance.hpp) against tau + tol; the first candidate that passes is returned.
-// Guarantees (exact for exactly represented motions, up to tol in double precision):
+// (point_triangle_distance.hpp) against tau + tol, and the entry into {distance ≤ tau + tol} just
+// before the first candidate that passes is returned (ccd_candidate_times.hpp).
+//
+// Early outs, before any polynomial is formed: a pair already within tau + tol at t = 0 returns
+// time 0; a pair whose distance provably stays above tau + tol returns nothing — the distance is
+// Lipschitz in t with constant D = max_ij |Δx_i − Δy_j| (the largest relative displacement of two
+// corners), so it is ≥ (d(0) + d(1) − D)/2 on [0, 1], with d(0), d(1) bounded first by the
+// distances of the elements' boxes and then measured.
+// Guarantees (up to tol, see collision_types.hpp):
 //   - if the distance reaches ≤ tau anywhere in [0, 1], a time no later than the first such time
-//     is returned; a pair already within tau at t = 0 returns time 0;
-//   - at the returned time the distance is ≤ tau + tol.
+//     is returned; a pair already within tau + tol at t = 0 returns time 0;
+//   - at the returned time the distance is ≤ tau + tol, and just before it (within 1e-12 in t,
+//     back to the previous candidate) it was > tau + tol: the time is the first entry into
+//     {distance ≤ tau + tol}, within about tol/speed of the exact contact time.
 #pragma once
 
 #include <Eigen/Core>

@@ -61,6 +61,27 @@ double refine_root(const double* c, int degree, double lo, double hi, double f_l
   return x;
 }
 
+// Exclusion test: p on [0, 1] lies in the convex hull of its Bernstein coefficients
+// b_i = Σ_{k ≤ i} C(i, k)/C(n, k) c_k, so when all of them exceed the bound with one sign, p has
+// no root (even up to rounding: |p| > bound everywhere). Cheap (n²) and prunes most polynomials.
+bool no_root_by_bernstein(const double* c, int degree, double bound) {
+  static constexpr double kBinomial[kMaxDegree + 1][kMaxDegree + 1] = {
+      {1, 0, 0, 0, 0, 0, 0},   {1, 1, 0, 0, 0, 0, 0}, {1, 2, 1, 0, 0, 0, 0},
+      {1, 3, 3, 1, 0, 0, 0},   {1, 4, 6, 4, 1, 0, 0}, {1, 5, 10, 10, 5, 1, 0},
+      {1, 6, 15, 20, 15, 6, 1}};
+  bool all_positive = true;
+  bool all_negative = true;
+  for (int i = 0; i <= degree && (all_positive || all_negative); ++i) {
+    double b = 0.0;
+    for (int k = 0; k <= i; ++k) {
+      b += kBinomial[i][k] / kBinomial[degree][k] * c[k];
+    }
+    all_positive = all_positive && b > 2.0 * bound;
+    all_negative = all_negative && b < -2.0 * bound;
+  }
+  return all_positive || all_negative;
+}
+
 void find_roots(const double* c, int degree, double bound, UnitIntervalRoots& out) {
   out.count = 0;
   out.identically_zero = false;
@@ -74,6 +95,9 @@ void find_roots(const double* c, int degree, double bound, UnitIntervalRoots& ou
   }
   while (degree > 0 && c[degree] == 0.0) {
     --degree;
+  }
+  if (no_root_by_bernstein(c, degree, bound)) {
+    return;
   }
 
   // Break points: 0, the critical points in (0, 1), 1. p is monotone between two of them.

@@ -6,7 +6,10 @@
 // holds exactly one simple root, found by safeguarded Newton–bisection to full precision. An end
 // point (0, 1 or a critical point) where |p| ≤ error bound is reported as a root too: this is how
 // roots at t = 0 or t = 1, double (touching) roots and near-double roots are found. Near-zero
-// leading coefficients need no special case: the recursion only ever evaluates p and p′.
+// leading coefficients need no special case: the recursion only ever evaluates p and p′. Before
+// recursing, a polynomial whose Bernstein coefficients on [0, 1] all exceed twice the error bound
+// with one sign is discarded at once (convex hull property): most feature polynomials of a CCD
+// query end there.
 //
 // The result is a superset of the roots up to rounding: every exact root of the exact polynomial
 // lies within the rounding error of a reported t, and every reported t has |p(t)| ≤ error bound or

@@ -137,12 +137,7 @@ bool triangles_intersect(const Vector3d& a0, const Vector3d& a1, const Vector3d&
     }
     return false;
   };
-  if (degenerate(a0, a1, a2)) {
-    return any_edge_meets(a, b);
-  }
-  if (degenerate(b0, b1, b2)) {
-    return any_edge_meets(b, a);
-  }
+  // A degenerate triangle gives orientation 0 for every point, so these rejections stay exact.
   const int ob0 = orient3d(a0, a1, a2, b0), ob1 = orient3d(a0, a1, a2, b1),
             ob2 = orient3d(a0, a1, a2, b2);
   if ((ob0 > 0 && ob1 > 0 && ob2 > 0) || (ob0 < 0 && ob1 < 0 && ob2 < 0)) {
@@ -152,6 +147,12 @@ bool triangles_intersect(const Vector3d& a0, const Vector3d& a1, const Vector3d&
             oa2 = orient3d(b0, b1, b2, a2);
   if ((oa0 > 0 && oa1 > 0 && oa2 > 0) || (oa0 < 0 && oa1 < 0 && oa2 < 0)) {
     return false;
+  }
+  if (degenerate(a0, a1, a2)) {
+    return any_edge_meets(a, b);
+  }
+  if (degenerate(b0, b1, b2)) {
+    return any_edge_meets(b, a);
   }
   if (ob0 == 0 && ob1 == 0 && ob2 == 0) {
     for (int axis = 0; axis < 3; ++axis) {
