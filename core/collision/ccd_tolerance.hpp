@@ -30,6 +30,15 @@ inline PairExtent pair_extent(std::initializer_list<const Eigen::Vector3d*> poin
   return e;
 }
 
+// The box of both pairs' positions.
+inline PairExtent merged(const PairExtent& first, const PairExtent& second) {
+  PairExtent e;
+  e.lower = first.lower.cwiseMin(second.lower);
+  e.upper = first.upper.cwiseMax(second.upper);
+  e.max_abs = std::max(first.max_abs, second.max_abs);
+  return e;
+}
+
 // tol, m.
 inline double distance_tolerance(const PairExtent& extent, double relative_tolerance) {
   return relative_tolerance * extent.size() +
