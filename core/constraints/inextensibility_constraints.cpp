@@ -66,7 +66,7 @@ ElementIntegrals element_integrals(double a, double b) {
 }  // namespace
 
 InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mesh)
-    : m_num_variables(3 * mesh.num_nodes()), m_num_nodes(mesh.num_nodes()) {
+    : m_num_nodes(mesh.num_nodes()), m_num_variables(3 * mesh.num_nodes()) {
   const int n = mesh.num_nodes();
   // Quads incident to each node, with the node's local corner index.
   std::vector<std::vector<std::pair<int, int>>> incident(n);

@@ -23,14 +23,18 @@ bool parse_qp_solver_type(std::string_view text, QpSolverType* type) {
 
 std::string_view to_string(QpTermination termination) {
   switch (termination) {
-    case QpTermination::kConverged: return "converged";
-    case QpTermination::kIterationLimit: return "iteration_limit";
-    default: return "numerical_failure";
+    case QpTermination::kConverged:
+      return "converged";
+    case QpTermination::kIterationLimit:
+      return "iteration_limit";
+    default:
+      return "numerical_failure";
   }
 }
 
 std::unique_ptr<QpSolver> make_qp_solver(QpSolverType type, const QpSolverOptions& options) {
-  if (type == QpSolverType::kInteriorPoint) return std::make_unique<InteriorPointSolver>(options);
+  if (type == QpSolverType::kInteriorPoint)
+    return std::make_unique<InteriorPointSolver>(options);
   return std::make_unique<ActiveSetSolver>(options);
 }
 

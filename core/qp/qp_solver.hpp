@@ -37,17 +37,17 @@ struct QpSolverOptions {
 };
 
 enum class QpTermination {
-  kConverged,           // KKT conditions hold to the tolerances
-  kIterationLimit,      // working-set changes or Ipopt iterations exhausted; x is the last iterate
-  kNumericalFailure,    // factorisation failed or the solver reported an error
+  kConverged,         // KKT conditions hold to the tolerances
+  kIterationLimit,    // working-set changes or Ipopt iterations exhausted; x is the last iterate
+  kNumericalFailure,  // factorisation failed or the solver reported an error
 };
 
 std::string_view to_string(QpTermination termination);
 
 struct QpSummary {
   QpTermination termination = QpTermination::kNumericalFailure;
-  int iterations = 0;          // working-set changes (active set) or Ipopt iterations
-  int dependent_rows = 0;      // rows swapped out by the linear-dependence guard (active set)
+  int iterations = 0;      // working-set changes (active set) or Ipopt iterations
+  int dependent_rows = 0;  // rows swapped out by the linear-dependence guard (active set)
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

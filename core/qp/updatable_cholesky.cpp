@@ -13,11 +13,13 @@ bool UpdatableCholesky::append(const Eigen::VectorXd& s, double d, double min_pi
   // Forward substitution L l = s.
   for (int i = 0; i < m_size; ++i) {
     double v = s[i];
-    for (int j = 0; j < i; ++j) v -= m_l(i, j) * (*l)[j];
+    for (int j = 0; j < i; ++j)
+      v -= m_l(i, j) * (*l)[j];
     (*l)[i] = v / m_l(i, i);
   }
   const double pivot_squared = d - l->squaredNorm();
-  if (!(pivot_squared > min_pivot_squared)) return false;
+  if (!(pivot_squared > min_pivot_squared))
+    return false;
   if (m_l.rows() <= m_size) {
     const int capacity = std::max(16, 2 * m_size);
     Eigen::MatrixXd grown = Eigen::MatrixXd::Zero(capacity, capacity);
@@ -34,7 +36,8 @@ void UpdatableCholesky::remove(int index) {
   assert(index >= 0 && index < m_size);
   // Drop row `index`: rows below it keep one entry right of the diagonal, which Givens rotations
   // acting on column pairs (j, j+1) remove. Right-multiplying by a rotation keeps L Lᵀ.
-  for (int i = index; i + 1 < m_size; ++i) m_l.row(i).head(m_size) = m_l.row(i + 1).head(m_size);
+  for (int i = index; i + 1 < m_size; ++i)
+    m_l.row(i).head(m_size) = m_l.row(i + 1).head(m_size);
   const int k = m_size - 1;
   for (int j = index; j < k; ++j) {
     const double a = m_l(j, j), b = m_l(j, j + 1);
@@ -45,9 +48,11 @@ void UpdatableCholesky::remove(int index) {
       m_l(i, j) = c * x + s * y;
       m_l(i, j + 1) = -s * x + c * y;
     }
-    if (m_l(j, j) < 0) m_l.col(j).segment(j, k - j) *= -1.0;
+    if (m_l(j, j) < 0)
+      m_l.col(j).segment(j, k - j) *= -1.0;
   }
-  for (int i = 0; i < k; ++i) m_l(i, k) = 0.0;
+  for (int i = 0; i < k; ++i)
+    m_l(i, k) = 0.0;
   m_size = k;
 }
 
@@ -55,7 +60,8 @@ void UpdatableCholesky::solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) cons
   Eigen::VectorXd y(m_size);
   for (int i = 0; i < m_size; ++i) {
     double v = b[i];
-    for (int j = 0; j < i; ++j) v -= m_l(i, j) * y[j];
+    for (int j = 0; j < i; ++j)
+      v -= m_l(i, j) * y[j];
     y[i] = v / m_l(i, i);
   }
   solve_transposed(y, x);
@@ -65,7 +71,8 @@ void UpdatableCholesky::solve_transposed(const Eigen::VectorXd& y, Eigen::Vector
   x->resize(m_size);
   for (int i = m_size - 1; i >= 0; --i) {
     double v = y[i];
-    for (int j = i + 1; j < m_size; ++j) v -= m_l(j, i) * (*x)[j];
+    for (int j = i + 1; j < m_size; ++j)
+      v -= m_l(j, i) * (*x)[j];
     (*x)[i] = v / m_l(i, i);
   }
 }

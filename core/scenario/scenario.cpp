@@ -52,7 +52,8 @@ void apply_placement(const JsonObject& p, mesh::QuadMesh* mesh) {
 int parse_node_reference(const JsonObject& object, const std::string& key, std::size_t index,
                          const mesh::QuadMesh& mesh, bool from_array) {
   const nlohmann::json& j = from_array ? object.raw(key)[index] : object.raw(key);
-  const std::string name = from_array ? key + "[" + std::to_string(index) + "]" : key;
+  std::string name = key;
+  if (from_array) name.append("[").append(std::to_string(index)).append("]");
   if (j.is_number_integer()) {
     const long node = j.get<long>();
     if (node < 0 || node >= mesh.num_nodes()) {
