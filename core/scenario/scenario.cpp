@@ -7,6 +7,7 @@
 
 #include "core/io/json_object.hpp"
 #include "core/mesh/obj_reader.hpp"
+#include "core/obstacles/obstacle_json.hpp"
 
 namespace clothfit::scenario {
 
@@ -53,7 +54,8 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
                          const mesh::QuadMesh& mesh, bool from_array) {
   const nlohmann::json& j = from_array ? object.raw(key)[index] : object.raw(key);
   std::string name = key;
-  if (from_array) name.append("[").append(std::to_string(index)).append("]");
+  if (from_array)
+    name.append("[").append(std::to_string(index)).append("]");
   if (j.is_number_integer()) {
     const long node = j.get<long>();
     if (node < 0 || node >= mesh.num_nodes()) {
@@ -124,8 +126,8 @@ void parse_held(const JsonObject& h, const Eigen::VectorXd& initial,
 }
 
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
-  s.reject_unknown(
-      {"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance", "max_iterations"});
+  s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
+                    "max_iterations", "contact_margin"});
   if (s.has("qp")) {
     parse_qp_solver_type(s.choice("qp", {"active-set", "interior-point"}), &o->qp_solver);
   }
@@ -135,6 +137,7 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   o->increment_tolerance =
       s.number("increment_tolerance", o->increment_tolerance, Range::positive());
   o->max_iterations = s.integer("max_iterations", o->max_iterations, Range::at_least(1));
+  o->contact_margin = s.number("contact_margin", o->contact_margin, Range::positive());
 }
 
 }  // namespace
@@ -142,7 +145,8 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
                         const ScenarioOverrides& overrides) {
   const JsonObject root(json, path);
-  root.reject_unknown({"name", "description", "cloth", "time", "held", "solver", "output"});
+  root.reject_unknown(
+      {"name", "description", "cloth", "time", "held", "obstacles", "solver", "output"});
   Scenario s;
   s.source_path = path;
   s.name = root.string("name", std::filesystem::path(path).stem().string());
@@ -186,6 +190,9 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
     for (std::size_t k = 0; k < count; ++k) {
       parse_held(root.element("held", k), s.initial_positions, &s.model);
     }
+  }
+  for (auto& obstacle : obstacles::parse_obstacles(root)) {
+    s.model.obstacles.push_back(std::move(obstacle));
   }
   if (root.has("solver"))
     parse_solver(root.object("solver"), &s.model.options);

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "core/forces/cloth_material.hpp"
 #include "core/mesh/quad_mesh.hpp"
+#include "core/obstacles/obstacle.hpp"
 #include "core/qp/qp_solver.hpp"
 #include "core/stepper/trajectory.hpp"
 
@@ -40,6 +42,9 @@ struct StepperOptions {
   // quickly even where ∇C is badly conditioned (nearly flat sheets). false gives the paper's
   // Gauss–Newton "fast projection": each QP minimises ½‖Δφ‖²_ρM from the current iterate.
   bool newton_projection = true;
+  // Contact candidates: a point enters the QP when h(p) at the end of the step is below
+  // contact_margin (m) plus twice the largest node motion of the unconstrained step.
+  double contact_margin = 0.02;
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).
   int max_step_halvings = 4;
@@ -51,6 +56,8 @@ struct SimulationModel {
   mesh::QuadMesh mesh;
   forces::ClothMaterial material;
   std::vector<HeldNode> held;
+  // Rigid obstacles (contacts with Coulomb friction); immutable during a run.
+  std::vector<std::shared_ptr<const obstacles::Obstacle>> obstacles;
   StepperOptions options;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace clothfit::stepper {
 
@@ -111,6 +112,11 @@ TimeStepper::TimeStepper(const SimulationModel& model)
   }
   m_qp.inequality_jacobian.resize(0, num_free);
   m_qp.inequality_offset.resize(0);
+  if (!m_model.obstacles.empty()) {
+    Eigen::VectorXd nodal_mass = m_model.material.density * m_unconstrained.lumped_area();
+    m_contacts =
+        std::make_unique<ContactSet>(m_model.mesh, m_model.obstacles, m_free_index, nodal_mass);
+  }
   m_targets.resize(3 * static_cast<int>(m_model.held.size()));
   m_held_increment.setZero(3 * n);
 }
@@ -167,6 +173,11 @@ StepReport TimeStepper::step(SimulationState* state) {
   }
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
   m_phi = m_phi0;
+  if (m_contacts) {
+    const double reach =
+        options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
+    m_contacts->begin_step(state->positions, state->time, t1, reach);
+  }
 
   double last_increment = 0.0;
   int working_set_changes = 0;
@@ -189,8 +200,18 @@ StepReport TimeStepper::step(SimulationState* state) {
       report.message = "positions became non-finite";
       return report;
     }
+    // The QP's linear term (Newton terms, friction) and contact rows at φ_j.
+    if (options.newton_projection) {
+      assemble_newton_terms();
+    } else {
+      m_qp.linear.setZero();
+    }
+    double min_contact = std::numeric_limits<double>::infinity();
+    if (m_contacts)
+      min_contact = m_contacts->assemble(m_phi, &m_qp, &m_seed);
+    report.min_contact_value = min_contact;
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
-        last_increment < options.increment_tolerance) {
+        last_increment < options.increment_tolerance && min_contact >= -options.contact_tolerance) {
       report.status = StepStatus::kConverged;
       break;
     }
@@ -198,7 +219,8 @@ StepReport TimeStepper::step(SimulationState* state) {
       report.status = StepStatus::kIterationCap;
       report.message = "projection stopped after " + std::to_string(iteration) +
                        " iterations with ‖C‖∞ = " + std::to_string(residual) +
-                       ", ‖Δφ‖∞ = " + std::to_string(last_increment) + " m";
+                       ", ‖Δφ‖∞ = " + std::to_string(last_increment) +
+                       " m, min h = " + std::to_string(min_contact) + " m";
       break;
     }
     // Split ∇C Δφ into the free part (QP rows) and the known held part (into the offsets).
@@ -214,9 +236,7 @@ StepReport TimeStepper::step(SimulationState* state) {
         }
       }
     }
-    if (options.newton_projection)
-      assemble_newton_terms();
-    const qp::QpSummary summary = m_solver->solve(m_qp, {}, &m_solution);
+    const qp::QpSummary summary = m_solver->solve(m_qp, m_seed, &m_solution);
     working_set_changes += summary.iterations;
     if (summary.termination == qp::QpTermination::kNumericalFailure || !m_solution.x.allFinite()) {
       report.status = StepStatus::kFailed;
@@ -228,6 +248,10 @@ StepReport TimeStepper::step(SimulationState* state) {
     // step, which keeps the iteration monotone where ∇C is badly conditioned (nearly flat sheets).
     double scale = 1.0;
     const double current = m_constraint_values.squaredNorm();
+    if (m_contacts)
+      m_contacts->record(m_solution);
+    // With active contacts the full step is taken: a shorter one could violate them.
+    const bool search = m_solution.active_inequalities.empty();
     for (int halving = 0;; ++halving) {
       m_trial = m_phi;
       for (std::size_t v = 0; v < m_free_coordinate.size(); ++v) {
@@ -236,7 +260,7 @@ StepReport TimeStepper::step(SimulationState* state) {
       for (std::size_t h = 0; h < m_model.held.size(); ++h) {
         m_trial.segment<3>(3 * m_model.held[h].node) = m_targets.segment<3>(3 * h);
       }
-      if (halving == options.max_step_halvings)
+      if (halving == options.max_step_halvings || !search)
         break;
       m_constraints.evaluate(m_trial, &m_trial_values, nullptr);
       if (m_trial_values.squaredNorm() <= current || current == 0.0)
@@ -250,6 +274,7 @@ StepReport TimeStepper::step(SimulationState* state) {
     last_increment = increment;
   }
   report.qp_working_set_changes = working_set_changes;
+  report.active_contacts = m_contacts ? m_contacts->active_count() : 0;
   report.max_violation = m_constraints.max_violation(m_phi);
   state->velocities = (m_phi - state->positions) / dt;
   state->positions = m_phi;

@@ -17,6 +17,7 @@
 
 #include "core/constraints/inextensibility_constraints.hpp"
 #include "core/forces/unconstrained_step.hpp"
+#include "core/stepper/contact_set.hpp"
 #include "core/stepper/simulation_model.hpp"
 
 namespace clothfit::stepper {
@@ -37,6 +38,8 @@ struct StepReport {
   double max_violation = 0.0;        // InextensibilityConstraints::max_violation at the end
   double held_residual = 0.0;        // max distance of a held node to its target, m
   double last_increment = 0.0;       // ‖Δφ‖∞ of the last iteration, m
+  int active_contacts = 0;           // contact rows active at the end of the step
+  double min_contact_value = 0.0;    // min h over the contact candidates at the end, m (+∞: none)
   std::string message;
 };
 
@@ -71,6 +74,8 @@ class TimeStepper {
   // QP's curvature over the free coordinates (3 slots per value, −1 when a coordinate is held).
   Eigen::SparseMatrix<double> m_node_curvature;
   std::vector<std::array<int, 3>> m_curvature_slot;
+  std::unique_ptr<ContactSet> m_contacts;  // null without obstacles
+  std::vector<int> m_seed;                 // working-set seed for the next QP
   Eigen::VectorXd m_lambda;          // multipliers of the inextensibility rows, kept between steps
   Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;

@@ -1,0 +1,89 @@
+// The friction arbiter of DESIGN.md §4: a sheet resting on a plane tilted by θ (α = 0) sticks when
+// μ > tan θ and otherwise slides at (δ/ρ)·g·(sin θ − μ cos θ).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/scenario/simulation_run.hpp"
+
+namespace clothfit::scenario {
+namespace {
+
+constexpr double kStickMetres = 1e-3;            // a sticking sheet moves less than 1 mm in 1 s
+constexpr double kAccelerationTolerance = 0.03;  // relative, for the sliding sheet
+constexpr double kRho = 0.1042, kDelta = 0.08;
+
+// A 7 × 9 sheet lying on the plane through the origin tilted by θ about x (downhill is −y).
+Scenario ramp(double theta_deg, double mu, double seconds) {
+  const double theta = theta_deg * std::numbers::pi / 180.0;
+  nlohmann::json j = {
+      {"name", "ramp"},
+      {"cloth",
+       {{"mesh",
+         {{"type", "grid"}, {"width", 0.42}, {"height", 0.594}, {"nodes_x", 7}, {"nodes_y", 9}}},
+        {"placement", {{"rotation_axis", {1, 0, 0}}, {"rotation_deg", theta_deg}}},
+        {"density", kRho},
+        {"virtual_density", kDelta},
+        {"damping", 0.0}}},
+      {"time", {{"duration", seconds}, {"time_step", 0.01}}},
+      {"obstacles",
+       {{{"type", "plane"},
+         {"name", "ramp"},
+         {"point", {0, 0, 0}},
+         {"normal", {0, -std::sin(theta), std::cos(theta)}},
+         {"friction", mu}}}}};
+  return parse_scenario(j, "ramp.json");
+}
+
+// Mean displacement along the downhill direction (m).
+double downhill(const Eigen::VectorXd& phi, const Eigen::VectorXd& start, double theta_deg) {
+  const double theta = theta_deg * std::numbers::pi / 180.0;
+  const Eigen::Vector3d down(0, -std::cos(theta), -std::sin(theta));
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < phi.size() / 3; ++i) {
+    sum += down.dot(phi.segment<3>(3 * i) - start.segment<3>(3 * i));
+  }
+  return sum / static_cast<double>(phi.size() / 3);
+}
+
+class Ramp : public ::testing::TestWithParam<double> {};
+
+TEST_P(Ramp, SticksWhenFrictionExceedsTheSlope) {
+  const double theta = GetParam();
+  const double mu = std::tan(theta * std::numbers::pi / 180.0) + 0.02;
+  const Scenario s = ramp(theta, mu, 1.0);
+  double worst = 0.0;
+  const RunSummary run = run_simulation(s, [&](const auto& state, const auto*) {
+    for (Eigen::Index i = 0; i < state.positions.size() / 3; ++i) {
+      worst = std::max(worst, (state.positions.template segment<3>(3 * i) -
+                               s.initial_positions.segment<3>(3 * i))
+                                  .norm());
+    }
+  });
+  EXPECT_TRUE(run.ok()) << run.message;
+  EXPECT_LT(worst, kStickMetres) << "θ = " << theta << "°, μ = " << mu;
+}
+
+TEST_P(Ramp, SlidesWithTheCoulombAcceleration) {
+  const double theta_deg = GetParam();
+  const double theta = theta_deg * std::numbers::pi / 180.0;
+  const double mu = std::tan(theta) - 0.02;
+  const Scenario s = ramp(theta_deg, mu, 1.0);
+  Eigen::VectorXd end;
+  const RunSummary run =
+      run_simulation(s, [&](const auto& state, const auto*) { end = state.positions; });
+  EXPECT_TRUE(run.ok()) << run.message;
+  const double expected =
+      kDelta / kRho * forces::kGravity * (std::sin(theta) - mu * std::cos(theta));
+  // Discrete uniform acceleration from rest: distance = a Δt² n(n+1)/2 for implicit Euler.
+  const double n = 100, dt = 0.01;
+  const double measured =
+      downhill(end, s.initial_positions, theta_deg) / (dt * dt * n * (n + 1) / 2);
+  EXPECT_NEAR(measured, expected, kAccelerationTolerance * expected) << "θ = " << theta_deg << "°";
+}
+
+INSTANTIATE_TEST_SUITE_P(TiltAngles, Ramp, ::testing::Values(10.0, 25.0));
+
+}  // namespace
+}  // namespace clothfit::scenario
