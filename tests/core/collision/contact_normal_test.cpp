@@ -1,0 +1,72 @@
+// The frozen contact normal: each rule of contact_normal.hpp, its orientation, and finite unit
+// vectors in the fully degenerate cases.
+#include "core/collision/contact_normal.hpp"
+
+#include <gtest/gtest.h>
+
+namespace clothfit::collision {
+namespace {
+
+using Eigen::Vector3d;
+
+ContactGeometry base() {
+  ContactGeometry g;
+  g.separation = Vector3d::Zero();
+  g.plane_normal = Vector3d::Zero();
+  g.plane_normal_scale = 1.0;
+  g.separation_t0 = Vector3d::Zero();
+  g.separation_t1 = Vector3d::Zero();
+  g.tolerance = 1e-9;
+  return g;
+}
+
+TEST(ContactNormal, ApartUsesTheSeparationDirection) {
+  ContactGeometry g = base();
+  g.separation = Vector3d(0.0, 3e-3, 4e-3);
+  g.plane_normal = Vector3d(1, 0, 0);
+  g.separation_t0 = Vector3d(0, 1, 1);
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0.6, 0.8), 1e-12));
+}
+
+TEST(ContactNormal, TouchingUsesThePlaneNormalOrientedByTheStart) {
+  ContactGeometry g = base();
+  g.plane_normal = Vector3d(0, 0, 2);
+  g.separation_t0 = Vector3d(0.1, 0, -1);  // started below
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, -1), 1e-12));
+  g.separation_t0 = Vector3d(0.1, 0, 1);
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12));
+}
+
+TEST(ContactNormal, StartInContactOpposesTheMotion) {
+  ContactGeometry g = base();
+  g.plane_normal = Vector3d(0, 0, 1);
+  g.separation_t1 = Vector3d(0, 0, -0.5);  // moving to −z: the constraint must push +z
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12));
+  g.separation_t1 = Vector3d(0, 0, 0.5);
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, -1), 1e-12));
+}
+
+TEST(ContactNormal, ParallelEdgesFallBackToTheStartSeparationPerpendicularToTheAxis) {
+  ContactGeometry g = base();
+  g.axis = Vector3d(1, 0, 0);
+  g.separation_t0 = Vector3d(5, 0, 2);  // along the axis part is dropped
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12));
+  g.separation_t0 = Vector3d(5, 0, 0);  // only along the axis: use the reversed motion
+  g.separation_t1 = Vector3d(1, -3, 0);
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 1, 0), 1e-12));
+}
+
+TEST(ContactNormal, FullyDegenerateIsStillAUnitVector) {
+  ContactGeometry g = base();
+  g.axis = Vector3d(0, 2, 0);
+  Vector3d n = contact_normal(g);
+  EXPECT_NEAR(n.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(n.y(), 0.0, 1e-15);
+  g.axis.setZero();
+  n = contact_normal(g);
+  EXPECT_TRUE(n.allFinite());
+  EXPECT_NEAR(n.norm(), 1.0, 1e-15);
+}
+
+}  // namespace
+}  // namespace clothfit::collision
