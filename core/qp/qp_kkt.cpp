@@ -36,6 +36,26 @@ double abs_transpose_product_norm(const SparseRowMatrix& matrix, const Eigen::Ve
   return sum.lpNorm<Eigen::Infinity>();
 }
 
+// |K| |x| (n) for K given by its lower triangle (entries above the diagonal ignored).
+Eigen::VectorXd abs_symmetric_product(const Eigen::SparseMatrix<double>& lower,
+                                      const Eigen::VectorXd& x) {
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(x.size());
+  for (int col = 0; col < lower.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(lower, col); it; ++it) {
+      const int row = static_cast<int>(it.row());
+      if (row < col) {
+        continue;
+      }
+      const double value = std::abs(it.value());
+      sum[row] += value * std::abs(x[col]);
+      if (row != col) {
+        sum[col] += value * std::abs(x[row]);
+      }
+    }
+  }
+  return sum;
+}
+
 double inf_norm(const Eigen::VectorXd& v) {
   return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>();
 }
@@ -65,15 +85,22 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
   assert(solution.inequality_multipliers.size() == m_i);
   assert(problem.equality_jacobian.rows() == m_e && problem.equality_jacobian.cols() == n);
   assert(problem.inequality_jacobian.rows() == m_i && problem.inequality_jacobian.cols() == n);
+  assert((problem.curvature.rows() == 0 && problem.curvature.cols() == 0) ||
+         (problem.curvature.rows() == n && problem.curvature.cols() == n));
   (void)n;
 
   const Eigen::VectorXd& x = solution.x;
   const Eigen::VectorXd& lambda = solution.equality_multipliers;
   const Eigen::VectorXd& gamma = solution.inequality_multipliers;
 
-  // Force terms of the stationarity condition.
+  // Force terms of the stationarity condition; `hessian_force` is |D x| + |K| |x|.
   const Eigen::VectorXd dx = problem.mass.cwiseProduct(x);
   Eigen::VectorXd stationarity = dx - problem.linear;
+  Eigen::VectorXd hessian_force = dx.cwiseAbs();
+  if (problem.has_curvature()) {
+    stationarity.noalias() += problem.curvature.selfadjointView<Eigen::Lower>() * x;
+    hessian_force += abs_symmetric_product(problem.curvature, x);
+  }
   if (m_e > 0) {
     stationarity += problem.equality_jacobian.transpose() * lambda;
   }
@@ -81,7 +108,7 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
     stationarity -= problem.inequality_jacobian.transpose() * gamma;
   }
   const double force_scale =
-      std::max({inf_norm(dx), inf_norm(problem.linear),
+      std::max({inf_norm(hessian_force), inf_norm(problem.linear),
                 abs_transpose_product_norm(problem.equality_jacobian, lambda),
                 abs_transpose_product_norm(problem.inequality_jacobian, gamma)});
 

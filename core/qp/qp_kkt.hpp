@@ -2,7 +2,7 @@
 //
 // For the QP of qp_problem.hpp and the sign convention stated there,
 //
-//   r_stat = D x − f + A_Eᵀ λ − A_Iᵀ γ          (n)      stationarity, a force
+//   r_stat = (D + K) x − f + A_Eᵀ λ − A_Iᵀ γ    (n)      stationarity, a force
 //   r_E    = c_E + A_E x                        (m_E)    equality residual
 //   s      = c_I + A_I x                        (m_I)    inequality slack, ≥ 0 at a solution
 //
@@ -10,14 +10,16 @@
 // dimensionless with one of two problem scales, so that it is invariant under rescaling a row of
 // (A, c), the objective (D, f) or the units of x:
 //
-//   force scale  F = max(‖D x‖∞, ‖f‖∞, ‖|A_E|ᵀ|λ|‖∞, ‖|A_I|ᵀ|γ|‖∞)
+//   force scale  F = max(‖|D x| + |K| |x|‖∞, ‖f‖∞, ‖|A_E|ᵀ|λ|‖∞, ‖|A_I|ᵀ|γ|‖∞)
 //   length scale L = max(‖x‖∞, max_i |c_E,i| / ‖a_E,i‖₂, max_i max(0, −c_I,i) / ‖a_I,i‖₂)
 //
-// (|·| elementwise: F is the size of the largest force term, so round-off in r_stat is ~ε·F even
-// when multipliers of duplicated rows cancel; L is the size of the step and of the moves that the
-// offsets ask for at x = 0. Inequality rows satisfied at x = 0 do not enter L, so a contact far
-// away does not make the measure lenient.) Row residuals are converted into lengths by dividing by
-// the row's Euclidean norm: |r_i| / ‖a_i‖₂ is the distance from x to the row's hyperplane.
+// (|·| elementwise, |K| the full symmetric matrix of absolute values: F is the size of the largest
+// force term, so round-off in r_stat is ~ε·F even when multipliers of duplicated rows cancel or
+// the entries of K x cancel; without K the first term is ‖D x‖∞; L is the size of the step and of
+// the moves that the offsets ask for at x = 0. Inequality rows satisfied at x = 0 do not enter L,
+// so a contact far away does not make the measure lenient.) Row residuals are converted into
+// lengths by dividing by the row's Euclidean norm: |r_i| / ‖a_i‖₂ is the distance from x to the
+// row's hyperplane.
 //
 // A scale that is exactly zero is replaced by 1e-300, so a residual that is exactly zero is
 // reported as 0 and any other residual on an all-zero problem as huge.
@@ -47,8 +49,9 @@ struct QpKktResidual {
   double max() const;
 };
 
-// Residuals of `solution` for `problem`. The solution's vectors must be sized n, m_E, m_I
-// (asserted); active_inequalities is not used.
+// Residuals of `solution` for `problem`. The solution's vectors must be sized n, m_E, m_I and
+// problem.curvature must be n × n or 0 × 0 (asserted); K is read from its lower triangle (entries
+// stored above the diagonal are ignored, as by the solvers); active_inequalities is not used.
 QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution);
 
 }  // namespace clothfit::qp

@@ -9,15 +9,23 @@
 //   combination of two) that make A_E rank deficient while staying consistent;
 // - inequality rows touching 1–3 nodes: a unit contact normal n times +1 (node–obstacle),
 //   (+1, −1) (node–node) or (+1, −w, −(1 − w)) (node–edge);
+// - optionally a curvature K = Σ_t w_t (q_t q_tᵀ) ⊗ I₃ (num_curvature_terms terms), each q_t a
+//   vector over 2–4 distinct nodes with entries U[−1, 1], made to sum to zero for every other term
+//   (then K is blind to a translation of those nodes, like the constraint curvature Σ λ_i ∇²C_i of
+//   a Newton step), w_t = curvature_scale × mass_scale × U[0.2, 5] / ‖q_t‖²: positive
+//   semidefinite, stored as its lower triangle (n × n); 0 × 0 when there are no terms;
 // - a known solution built first: x* ~ step_scale, multipliers λ, γ ≥ 0 (γ > 0 on the rows chosen
-//   active), inactive slacks s > 0; then f = D x* + A_Eᵀ λ − A_Iᵀ γ, c_E = −A_E x*,
-//   c_I = s − A_I x*. The problem is feasible and (D positive definite) x* is its unique solution;
+//   active), inactive slacks s > 0; then f = (D + K) x* + A_Eᵀ λ − A_Iᵀ γ, c_E = −A_E x*,
+//   c_I = s − A_I x*. The forces of λ and γ are of the size of (D + K) x*, i.e. scaled by
+//   1 + curvature_scale when there is a K. The problem is feasible and (D + K positive definite)
+//   x* is its unique solution;
 //   (λ, γ) are its multipliers (duplicates get multiplier 0). They are unique only when the rows
 //   are independent: no duplicates, and num_equalities ≤ 3N − 6 (2N − 3 when flat), because the
 //   rigid motions (in-plane ones when flat) are in the null space of every equality row.
 // - Active rows are oriented so that a fraction of them is violated at x = 0 (c_I,i < 0): the
 //   solver starts from an infeasible point, as after the unconstrained predictor.
-// Everything is drawn from the caller's std::mt19937, so a seed reproduces the problem.
+// Everything is drawn from the caller's std::mt19937, so a seed reproduces the problem; the
+// curvature terms are drawn last, so options without them give the same problems as before.
 #pragma once
 
 #include <Eigen/Core>
@@ -46,6 +54,8 @@ struct RandomQpOptions {
   double mass_scale = 1e-3;                // kg; node masses are mass_scale × U[0.2, 5]
   double position_scale = 0.5;             // m; node positions uniform in [0, position_scale]³
   double step_scale = 1e-3;                // m; entries of x* are step_scale × U[−1, 1]
+  int num_curvature_terms = 0;             // rank-3 terms w (q qᵀ) ⊗ I₃ of K; 0: no curvature
+  double curvature_scale = 1.0;            // entries of K ~ curvature_scale × mass_scale
 };
 
 struct RandomQp {
@@ -135,7 +145,12 @@ inline RandomQp make_random_qp(const RandomQpOptions& options, std::mt19937& rng
   for (int j = 0; j < n; ++j) {
     x[j] = options.step_scale * uniform(rng, -1.0, 1.0);
   }
-  const double force_scale = options.mass_scale * options.step_scale;  // N, of D x*
+  // N, of D x* (of (D + K) x* with a curvature term): the size of the drawn multipliers' forces.
+  // Contact forces far below the Hessian's forces would make x ill-determined by the contacts
+  // (a relative complementarity of 1e-10 then moves x by ~1e-10 F / (γ ‖a‖) in units of L).
+  const double force_scale =
+      options.mass_scale * options.step_scale *
+      (options.num_curvature_terms > 0 ? 1.0 + options.curvature_scale : 1.0);
 
   // Equality rows: gradients of Σ w ‖p_a − p_b‖² over a chain of 2–4 nodes.
   // Two rows on the same node pair would be parallel: each pair is used by at most one row.
@@ -201,14 +216,47 @@ inline RandomQp make_random_qp(const RandomQpOptions& options, std::mt19937& rng
     slack.push_back(active ? 0.0 : uniform(rng, 0.1, 1.0) * options.step_scale * row.norm());
   }
 
+  // Curvature K (lower triangle), drawn last.
+  std::vector<Eigen::Triplet<double>> curvature_triplets;
+  for (int t = 0; t < options.num_curvature_terms; ++t) {
+    const std::vector<int> nodes = detail::distinct_nodes(rng, num_nodes, uniform_int(rng, 2, 4));
+    Eigen::VectorXd q(static_cast<int>(nodes.size()));
+    for (int a = 0; a < q.size(); ++a) {
+      q[a] = uniform(rng, -1.0, 1.0);
+    }
+    if (t % 2 == 0) {
+      q.array() -= q.mean();
+    }
+    const double weight =
+        options.curvature_scale * options.mass_scale * uniform(rng, 0.2, 5.0) / q.squaredNorm();
+    for (int a = 0; a < q.size(); ++a) {
+      for (int b = 0; b < q.size(); ++b) {
+        if (nodes[a] < nodes[b]) {
+          continue;  // lower triangle: node row ≥ node column
+        }
+        for (int d = 0; d < 3; ++d) {
+          curvature_triplets.emplace_back(3 * nodes[a] + d, 3 * nodes[b] + d, weight * q[a] * q[b]);
+        }
+      }
+    }
+  }
+
   RandomQp result;
   qp::QpProblem& problem = result.problem;
   problem.mass = mass;
+  if (!curvature_triplets.empty()) {
+    problem.curvature.resize(n, n);
+    problem.curvature.setFromTriplets(curvature_triplets.begin(), curvature_triplets.end());
+    problem.curvature.makeCompressed();
+  }
   problem.equality_jacobian = detail::rows_to_sparse(equality_rows, n);
   problem.inequality_jacobian = detail::rows_to_sparse(inequality_rows, n);
   const Eigen::VectorXd lambda_vector = detail::to_vector(lambda);
   const Eigen::VectorXd gamma_vector = detail::to_vector(gamma);
   problem.linear = mass.cwiseProduct(x);
+  if (problem.has_curvature()) {
+    problem.linear += problem.curvature.selfadjointView<Eigen::Lower>() * x;
+  }
   if (!equality_rows.empty()) {
     problem.linear += problem.equality_jacobian.transpose() * lambda_vector;
   }
