@@ -1,5 +1,6 @@
 #include "core/qp/interior_point_solver.hpp"
 
+#include <Eigen/SparseCholesky>
 #include <IpIpoptApplication.hpp>
 #include <IpSolveStatistics.hpp>
 #include <IpTNLP.hpp>
@@ -9,6 +10,7 @@
 #include <exception>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/qp/qp_kkt.hpp"
 
@@ -42,21 +44,51 @@ int stored_entries(const SparseRowMatrix& matrix) {
   return count;
 }
 
+// ‖(D + K)⁻¹ f‖∞, the length of the unconstrained minimiser (‖D⁻¹ f‖∞ without K). Falls back to
+// ‖D⁻¹ f‖∞, an upper estimate in the D-norm, if D + K cannot be factored (non-finite data).
+double unconstrained_step_norm(const QpProblem& problem) {
+  const int n = problem.num_variables();
+  const Eigen::VectorXd diagonal_step = problem.linear.cwiseQuotient(problem.mass);
+  const double diagonal_norm = n > 0 ? diagonal_step.lpNorm<Eigen::Infinity>() : 0.0;
+  if (!problem.has_curvature()) {
+    return diagonal_norm;
+  }
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(n + problem.curvature.nonZeros());
+  for (int j = 0; j < n; ++j) {
+    triplets.emplace_back(j, j, problem.mass[j]);
+  }
+  for (int col = 0; col < problem.curvature.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(problem.curvature, col); it; ++it) {
+      if (it.row() >= col) {
+        triplets.emplace_back(static_cast<int>(it.row()), col, it.value());
+      }
+    }
+  }
+  Eigen::SparseMatrix<double> hessian(n, n);
+  hessian.setFromTriplets(triplets.begin(), triplets.end());
+  const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt(hessian);
+  if (ldlt.info() != Eigen::Success) {
+    return diagonal_norm;
+  }
+  const Eigen::VectorXd step = ldlt.solve(problem.linear);
+  const double norm = step.lpNorm<Eigen::Infinity>();
+  return ldlt.info() == Eigen::Success && std::isfinite(norm) ? norm : diagonal_norm;
+}
+
 // The QP as an Ipopt TNLP; writes Ipopt's final iterate into `solution` (converted to the sign
 // convention of qp_problem.hpp, before clipping).
 class QpTnlp final : public Ipopt::TNLP {
  public:
-  QpTnlp(const QpProblem& problem, QpSolution* solution)
+  // `step` > 0 replaces the a-priori step length σ of the header.
+  QpTnlp(const QpProblem& problem, QpSolution* solution, double step_override)
       : m_problem(problem),
         m_solution(solution),
         m_num_padding(std::max(0, problem.num_equalities() - problem.num_variables() + 1)) {
     const Eigen::VectorXd equality_norms = row_max_norms(problem.equality_jacobian);
     const Eigen::VectorXd inequality_norms = row_max_norms(problem.inequality_jacobian);
     // Step length σ of the header.
-    double step = 0.0;
-    for (int j = 0; j < problem.num_variables(); ++j) {
-      step = std::max(step, std::abs(problem.linear[j]) / problem.mass[j]);
-    }
+    double step = unconstrained_step_norm(problem);
     for (int i = 0; i < problem.num_equalities(); ++i) {
       if (equality_norms[i] > 0.0) {
         step = std::max(step, std::abs(problem.equality_offset[i]) / equality_norms[i]);
@@ -67,12 +99,34 @@ class QpTnlp final : public Ipopt::TNLP {
         step = std::max(step, std::max(0.0, -problem.inequality_offset[i]) / inequality_norms[i]);
       }
     }
+    if (step_override > 0.0) {
+      step = step_override;
+    }
     if (!(step > 0.0) || !std::isfinite(step)) {
       step = 1.0;
     }
     m_step = step;
     const double max_mass = problem.mass.size() > 0 ? problem.mass.maxCoeff() : 1.0;
     m_padding_mass = max_mass > 0.0 && std::isfinite(max_mass) ? max_mass : 1.0;
+    // The curvature: its diagonal joins D's entries of the Hessian, its strictly lower entries
+    // follow them.
+    m_curvature_diagonal = Eigen::VectorXd::Zero(problem.num_variables());
+    const Eigen::SparseMatrix<double>& k = problem.curvature;
+    for (int col = 0; col < k.outerSize(); ++col) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(k, col); it; ++it) {
+        const int row = static_cast<int>(it.row());
+        if (row < col) {
+          continue;  // the upper triangle is not part of the interface
+        }
+        if (row == col) {
+          m_curvature_diagonal[row] += it.value();
+        } else {
+          m_lower_rows.push_back(row);
+          m_lower_cols.push_back(col);
+          m_lower_values.push_back(it.value());
+        }
+      }
+    }
     m_objective_scaling = 1.0 / (step * step * m_padding_mass);
     m_row_scaling.resize(problem.num_equalities() + problem.num_inequalities());
     for (int i = 0; i < problem.num_equalities(); ++i) {
@@ -85,6 +139,7 @@ class QpTnlp final : public Ipopt::TNLP {
   }
 
   bool finalized() const { return m_finalized; }
+  double step() const { return m_step; }
 
   bool get_nlp_info(Index& n, Index& m, Index& nnz_jac_g, Index& nnz_h_lag,
                     IndexStyleEnum& index_style) override {
@@ -92,7 +147,7 @@ class QpTnlp final : public Ipopt::TNLP {
     m = m_problem.num_equalities() + m_problem.num_inequalities();
     nnz_jac_g =
         stored_entries(m_problem.equality_jacobian) + stored_entries(m_problem.inequality_jacobian);
-    nnz_h_lag = n;
+    nnz_h_lag = n + static_cast<Index>(m_lower_values.size());
     index_style = C_STYLE;
     return true;
   }
@@ -140,13 +195,20 @@ class QpTnlp final : public Ipopt::TNLP {
     const Eigen::Map<const Eigen::VectorXd> padding(x + m_problem.num_variables(), m_num_padding);
     obj_value = 0.5 * xv.dot(m_problem.mass.cwiseProduct(xv)) - m_problem.linear.dot(xv) +
                 0.5 * m_padding_mass * padding.squaredNorm();
+    if (m_problem.has_curvature()) {
+      obj_value += 0.5 * xv.dot(m_problem.curvature.selfadjointView<Eigen::Lower>() * xv);
+    }
     return true;
   }
 
   bool eval_grad_f(Index /*n*/, const Number* x, bool /*new_x*/, Number* grad_f) override {
     const int n = m_problem.num_variables();
     const Eigen::Map<const Eigen::VectorXd> xv(x, n);
-    Eigen::Map<Eigen::VectorXd>(grad_f, n) = m_problem.mass.cwiseProduct(xv) - m_problem.linear;
+    Eigen::Map<Eigen::VectorXd> gradient(grad_f, n);
+    gradient = m_problem.mass.cwiseProduct(xv) - m_problem.linear;
+    if (m_problem.has_curvature()) {
+      gradient.noalias() += m_problem.curvature.selfadjointView<Eigen::Lower>() * xv;
+    }
     for (int k = 0; k < m_num_padding; ++k) {
       grad_f[n + k] = m_padding_mass * x[n + k];
     }
@@ -186,21 +248,32 @@ class QpTnlp final : public Ipopt::TNLP {
     return k == nele_jac;
   }
 
+  // Lower triangle of the Lagrangian's Hessian (the constraints are linear): the n + padding
+  // diagonal entries D_j + K_jj (padding: ‖D‖∞), then K's strictly lower entries.
   bool eval_h(Index n, const Number* /*x*/, bool /*new_x*/, Number obj_factor, Index /*m*/,
-              const Number* /*lambda*/, bool /*new_lambda*/, Index /*nele_hess*/, Index* i_row,
+              const Number* /*lambda*/, bool /*new_lambda*/, Index nele_hess, Index* i_row,
               Index* j_col, Number* values) override {
+    const int num_lower = static_cast<int>(m_lower_values.size());
     if (values == nullptr) {
       for (Index j = 0; j < n; ++j) {
         i_row[j] = j;
         j_col[j] = j;
       }
+      for (int k = 0; k < num_lower; ++k) {
+        i_row[n + k] = m_lower_rows[k];
+        j_col[n + k] = m_lower_cols[k];
+      }
     } else {
+      const int num_variables = m_problem.num_variables();
       for (Index j = 0; j < n; ++j) {
-        values[j] =
-            obj_factor * (j < m_problem.num_variables() ? m_problem.mass[j] : m_padding_mass);
+        values[j] = obj_factor * (j < num_variables ? m_problem.mass[j] + m_curvature_diagonal[j]
+                                                    : m_padding_mass);
+      }
+      for (int k = 0; k < num_lower; ++k) {
+        values[n + k] = obj_factor * m_lower_values[k];
       }
     }
-    return true;
+    return nele_hess == n + num_lower;
   }
 
   void finalize_solution(Ipopt::SolverReturn /*status*/, Index /*n*/, const Number* x,
@@ -231,7 +304,11 @@ class QpTnlp final : public Ipopt::TNLP {
   double m_padding_mass = 1.0;       // ‖D‖∞
   double m_step = 1.0;               // σ, units of x
   double m_objective_scaling = 1.0;  // 1 / (σ² ‖D‖∞)
-  Eigen::VectorXd m_row_scaling;     // (m_E + m_I) 1 / (σ ‖a_i‖∞)
+  // K as the Hessian needs it: its diagonal (n) and its strictly lower entries as triplets.
+  Eigen::VectorXd m_curvature_diagonal;
+  std::vector<Index> m_lower_rows, m_lower_cols;
+  std::vector<double> m_lower_values;
+  Eigen::VectorXd m_row_scaling;  // (m_E + m_I) 1 / (σ ‖a_i‖∞)
   bool m_finalized = false;
 };
 
@@ -324,11 +401,13 @@ QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
 
 struct InteriorPointSolver::Impl {
   Ipopt::SmartPtr<Ipopt::IpoptApplication> application;
-  std::string setup_error;  // empty when the application is usable
+  std::string setup_error;   // empty when the application is usable
+  double tolerance = 1e-10;  // Ipopt's tol
 };
 
 InteriorPointSolver::InteriorPointSolver(const QpSolverOptions& options)
     : m_impl(std::make_unique<Impl>()) {
+  m_impl->tolerance = options.interior_point_tolerance;
   try {
     // No console journal: Ipopt never prints.
     m_impl->application = new Ipopt::IpoptApplication(/*create_console_out=*/false);
@@ -377,6 +456,8 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
   assert(problem.linear.size() == n);
   assert(problem.equality_jacobian.rows() == m_e && problem.equality_jacobian.cols() == n);
   assert(problem.inequality_jacobian.rows() == m_i && problem.inequality_jacobian.cols() == n);
+  assert((problem.curvature.rows() == 0 && problem.curvature.cols() == 0) ||
+         (problem.curvature.rows() == n && problem.curvature.cols() == n));
 
   QpSummary summary;
   try {
@@ -396,17 +477,39 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
       return summary;
     }
 
-    Ipopt::SmartPtr<QpTnlp> tnlp = new QpTnlp(problem, solution);
-    const Ipopt::ApplicationReturnStatus status =
-        m_impl->application->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(Ipopt::GetRawPtr(tnlp)));
-    Ipopt::SmartPtr<Ipopt::SolveStatistics> statistics = m_impl->application->Statistics();
-    if (Ipopt::IsValid(statistics)) {
-      summary.iterations = statistics->IterationCount();
+    // First pass with the a-priori σ; a second one with σ = L of the first solution when σ
+    // overestimated the step and the relative residual shows it (header).
+    Ipopt::ApplicationReturnStatus status = Ipopt::Internal_Error;
+    Ipopt::SmartPtr<QpTnlp> tnlp;
+    QpKktResidual kkt;
+    double step_override = 0.0;
+    for (int pass = 0; pass < 2; ++pass) {
+      solution->active_inequalities.clear();
+      tnlp = new QpTnlp(problem, solution, step_override);
+      status =
+          m_impl->application->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(Ipopt::GetRawPtr(tnlp)));
+      Ipopt::SmartPtr<Ipopt::SolveStatistics> statistics = m_impl->application->Statistics();
+      if (Ipopt::IsValid(statistics)) {
+        summary.iterations += statistics->IterationCount();
+      }
+      if (!tnlp->finalized()) {
+        break;
+      }
+      kkt = finish_solution(problem, solution);
+      if (pass > 0 || status != Ipopt::Solve_Succeeded ||
+          !(kkt.max() > kRescaleResidualFactor * m_impl->tolerance) || !(kkt.length_scale > 0.0) ||
+          !(tnlp->step() > kRescaleStepRatio * kkt.length_scale)) {
+        break;
+      }
+      step_override = kkt.length_scale;
     }
     summary.termination = termination_of(status);
     summary.message = "Ipopt: " + status_name(status);
+    if (step_override > 0.0) {
+      summary.message += " (second pass, rescaled to the first solution's length)";
+    }
     if (tnlp->finalized()) {
-      const double residual = finish_solution(problem, solution).max();
+      const double residual = kkt.max();
       if (summary.termination == QpTermination::kConverged &&
           !(residual <= kMaxConvergedKktResidual)) {
         summary.termination = QpTermination::kNumericalFailure;

@@ -3,16 +3,34 @@
 // active-set method with.
 //
 // What Ipopt is given:
-// - variables x (n), no bounds; objective ½ xᵀ D x − fᵀ x with the exact (diagonal) Hessian;
+// - variables x (n), no bounds; objective ½ xᵀ (D + K) x − fᵀ x with the exact Hessian D + K,
+//   whose lower-triangle structure is the diagonal followed by K's strictly lower entries (K's
+//   diagonal is added to D's; K's entries above the diagonal, not part of the interface, are
+//   ignored, as by the active-set solver's factorisation);
 // - constraints g(x) = [A_E; A_I] x (sparse Jacobian copied from the row-major matrices) with
 //   bounds −c_E ≤ A_E x ≤ −c_E and −c_I ≤ A_I x; hessian_constant, jac_c_constant and
 //   jac_d_constant are set, bound_relax_factor = 0 (contacts are not relaxed), mu_strategy
 //   adaptive, starting point x = 0 (the interface has no initial iterate; initial_working_set is
 //   ignored);
 // - user scaling, so that Ipopt's tol is relative: with the step length
-//     σ = max(‖D⁻¹ f‖∞, max_i |c_E,i| / ‖a_E,i‖∞, max_i max(0, −c_I,i) / ‖a_I,i‖∞)   (1 if 0),
+//     σ = max(‖(D + K)⁻¹ f‖∞, max_i |c_E,i| / ‖a_E,i‖∞, max_i max(0, −c_I,i) / ‖a_I,i‖∞)
+//   (1 if 0; the first term by a sparse LDLᵀ of D + K, ‖D⁻¹ f‖∞ without K),
 //   x is scaled by 1/σ, row i of g by 1/(σ ‖a_i‖∞) and the objective by 1/(σ² ‖D‖∞), which makes
-//   the scaled Hessian, Jacobian and initial gradient O(1) whatever the units.
+//   the scaled Jacobian, the initial gradient and D's part of the scaled Hessian O(1) whatever the
+//   units. K's part is left as large as it is relative to D (up to ~5e3 on the hanging example):
+//   scaling the objective by 1/(σ² ‖D + K‖) instead loosens Ipopt's tolerances, relative to the
+//   forces that only D resists, by ‖K‖/‖D‖, and the contacts of Newton QPs captured from the
+//   hanging example (contact forces ~1e-6 F, F inflated by |K| |x|) came out only to ~3e-6 L.
+//   (σ from D⁻¹ f would overestimate the step by up to ‖K‖/‖D‖ when K is stiff.)
+// - a second pass when σ was too long: Ipopt's tolerances are relative to σ, so an overestimate
+//   by σ/L (L the length scale of qp_kkt.hpp at the solution) loosens the complementarity that
+//   kkt_residual measures by up to (σ/L)². σ ≫ L when the constraint forces are large against
+//   (D + K) x, so that the unconstrained step (D + K)⁻¹ f is much longer than the constrained one
+//   (random QPs with K ≈ 100 D and contact forces of the size of (D + K) x*: σ ≈ 100 L, residuals
+//   up to 2e-8 instead of ~1e-10). If the first pass succeeds with kkt_residual(...).max() above
+//   kRescaleResidualFactor × tol and σ > kRescaleStepRatio × L, the QP is solved again from
+//   x = 0 with σ = L of the first solution, and the second result is returned (iterations of both
+//   passes are summed; the message says "second pass").
 // Options used: interior_point_tolerance (Ipopt tol, on the scaled problem) and
 // interior_point_max_iterations (max_iter); the active-set options are ignored.
 //
@@ -30,15 +48,15 @@
 //   kMaxConvergedKktResidual; kIterationLimit for Maximum_Iterations_Exceeded; kNumericalFailure
 //   for everything else, including Solved_To_Acceptable_Level (Ipopt could not reach tol) and
 //   infeasible or inconsistent problems. iterations = Ipopt iterations; message = "Ipopt: " and
-//   Ipopt's status name.
+//   Ipopt's status name (of the last pass).
 //
 // Rank-deficient equality rows (duplicates, the flat sheet) are handled by Ipopt's regularisation
 // of the constraint block (jacobian_regularization_value), with MUMPS's analysis-time
 // permutation/scaling switched off (mumps_permuting_scaling = 0: computed from a singular first
 // matrix it made every later factorisation fail). Ipopt counts rows, not rank: it refuses
 // m_E > n and treats m_E = n as a square system whose objective it ignores, so when m_E ≥ n the
-// problem is padded with m_E − n + 1 unconstrained variables y (objective ½ ‖D‖∞ ‖y‖², solution
-// y = 0) that are dropped from the result. The solver never throws and never
+// problem is padded with m_E − n + 1 unconstrained variables y (objective ½ ‖D‖∞ ‖y‖², no
+// curvature, solution y = 0) that are dropped from the result. The solver never throws and never
 // prints (no console journal; MUMPS output off). One IpoptApplication is created in the
 // constructor and reused by every solve; an object must not be used by two threads at once (and
 // the sequential MUMPS build is not re-entrant, so use one thread for all interior-point solves).
@@ -58,6 +76,10 @@ class InteriorPointSolver final : public QpSolver {
   static constexpr double kNegativeMultiplierClip = 1e-6;
   // Largest relative slack of a row reported as active.
   static constexpr double kActiveSlack = 1e-6;
+  // Second pass (header): when the first pass succeeds with kkt_residual(...).max() above
+  // kRescaleResidualFactor × interior_point_tolerance and σ exceeds kRescaleStepRatio × L.
+  static constexpr double kRescaleResidualFactor = 10.0;
+  static constexpr double kRescaleStepRatio = 10.0;
   // A solve Ipopt calls successful is reported as kNumericalFailure when kkt_residual(...).max()
   // of the returned solution exceeds this (a guard against Ipopt's special cases; a genuine
   // success is ~tol).

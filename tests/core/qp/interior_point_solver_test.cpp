@@ -245,6 +245,192 @@ TEST(InteriorPointSolver, RandomQpsReachKnownSolutions) {
   EXPECT_GE(solved, 60);
 }
 
+// The curvature QP of qp_kkt_test.cpp with contacts: D = diag(1, 2), K = [1 −1; −1 1],
+//   min ½ xᵀ (D + K) x   s.t.  x1 + x2 = 1,  x1 ≥ 0.7,  x2 ≥ −5.
+// Without the contact x = (4/7, 3/7), so x1 = 0.7 is active: x = (0.7, 0.3), (D + K) x = (1.1,
+// 0.2); row 2 of stationarity gives λ = −0.2, row 1 gives γ1 = 1.1 + λ = 0.9 > 0; x2 ≥ −5 is
+// inactive.
+QpProblem curvature_problem() {
+  Eigen::MatrixXd a_e(1, 2);
+  a_e << 1.0, 1.0;
+  Eigen::MatrixXd a_i(2, 2);
+  a_i << 1.0, 0.0, 0.0, 1.0;
+  QpProblem problem =
+      make_problem(Eigen::Vector2d(1.0, 2.0), Eigen::Vector2d::Zero(), a_e,
+                   Eigen::VectorXd::Constant(1, -1.0), a_i, Eigen::Vector2d(-0.7, 5.0));
+  problem.curvature.resize(2, 2);
+  problem.curvature.insert(0, 0) = 1.0;
+  problem.curvature.insert(1, 0) = -1.0;
+  problem.curvature.insert(1, 1) = 1.0;
+  problem.curvature.makeCompressed();
+  return problem;
+}
+
+TEST(InteriorPointSolver, HandSolvedQpWithCurvature) {
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpProblem problem = curvature_problem();
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  QpSolution expected;
+  expected.x = Eigen::Vector2d(0.7, 0.3);
+  expected.equality_multipliers = Eigen::VectorXd::Constant(1, -0.2);
+  expected.inequality_multipliers = Eigen::Vector2d(0.9, 0.0);
+  expect_solution_near(solution, expected, 1e-8);
+  EXPECT_EQ(solution.active_inequalities, std::vector<int>{0});
+  EXPECT_LT(kkt_residual(problem, solution).max(), kKktTolerance);
+}
+
+// Unconstrained with K: x = (D + K)⁻¹ f. K couples nodes, so without K in the Hessian (or in the
+// gradient) the answer would be D⁻¹ f.
+TEST(InteriorPointSolver, UnconstrainedQpWithCurvatureIsHessianInverseF) {
+  std::mt19937 rng(17);
+  InteriorPointSolver solver;
+  for (const double curvature_scale : {0.01, 1.0, 1e4}) {
+    testing::RandomQpOptions options;
+    options.num_nodes = 8;
+    options.num_equalities = 0;
+    options.num_inequalities = 0;
+    options.num_curvature_terms = 6;
+    options.curvature_scale = curvature_scale;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    const Eigen::MatrixXd lower = Eigen::MatrixXd(qp.problem.curvature);
+    Eigen::MatrixXd hessian = lower + lower.transpose();
+    hessian.diagonal() = lower.diagonal() + qp.problem.mass;
+    const Eigen::VectorXd expected = hessian.llt().solve(qp.problem.linear);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_LT((solution.x - expected).lpNorm<Eigen::Infinity>(),
+              1e-9 * expected.lpNorm<Eigen::Infinity>())
+        << "curvature scale " << curvature_scale;
+    EXPECT_GT(
+        (expected - qp.problem.linear.cwiseQuotient(qp.problem.mass)).lpNorm<Eigen::Infinity>(),
+        1e-3 * expected.lpNorm<Eigen::Infinity>());
+  }
+}
+
+// Equality-only QP with K against the dense KKT system
+//   [D + K  A_Eᵀ] [x]   [  f ]
+//   [A_E    0   ] [λ] = [−c_E].
+TEST(InteriorPointSolver, EqualityOnlyQpWithCurvatureMatchesKktSystem) {
+  std::mt19937 rng(23);
+  InteriorPointSolver solver;
+  for (int trial = 0; trial < 5; ++trial) {
+    testing::RandomQpOptions options;
+    options.num_inequalities = 0;
+    options.num_equalities = 30;
+    options.num_curvature_terms = 10 + trial;
+    options.curvature_scale = trial % 2 == 0 ? 1.0 : 50.0;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    const QpProblem& p = qp.problem;
+    const int n = p.num_variables();
+    const int m = p.num_equalities();
+    const Eigen::MatrixXd lower = Eigen::MatrixXd(p.curvature);
+    Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m, n + m);
+    kkt.topLeftCorner(n, n) = lower + lower.transpose();
+    kkt.topLeftCorner(n, n).diagonal() = lower.diagonal() + p.mass;
+    kkt.topRightCorner(n, m) = Eigen::MatrixXd(p.equality_jacobian).transpose();
+    kkt.bottomLeftCorner(m, n) = Eigen::MatrixXd(p.equality_jacobian);
+    Eigen::VectorXd rhs(n + m);
+    rhs << p.linear, -p.equality_offset;
+    const Eigen::VectorXd z = kkt.partialPivLu().solve(rhs);
+    const double length = z.head(n).lpNorm<Eigen::Infinity>();
+    ASSERT_LT((z.head(n) - qp.solution.x).lpNorm<Eigen::Infinity>(), 1e-10 * length);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(p, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_LT((solution.x - z.head(n)).lpNorm<Eigen::Infinity>(), 1e-9 * length)
+        << "trial " << trial;
+    EXPECT_LT((solution.equality_multipliers - z.tail(m)).lpNorm<Eigen::Infinity>(),
+              1e-7 * z.tail(m).lpNorm<Eigen::Infinity>())
+        << "trial " << trial;
+  }
+}
+
+// Random QPs with K reach their known solutions, from K ≪ D to K ≫ D, with the padding of
+// m_E ≥ n and with rank-deficient equality rows. (Beyond K ~ 1e3 D the solution is determined only
+// to ~(‖K‖/‖D‖) × the relative KKT residual, because F scales with K while the directions K does
+// not see are held by D alone: at 1e4 D, KKT < 1e-8 allowed x errors of 7e-5 L.)
+TEST(InteriorPointSolver, RandomQpsWithCurvatureReachKnownSolutions) {
+  std::mt19937 rng(5150);
+  InteriorPointSolver solver;
+  std::vector<RandomCase> cases = random_cases();
+  testing::RandomQpOptions many_rows;  // m_E = 30 + 12 duplicates ≥ n = 30: padded
+  many_rows.num_nodes = 10;
+  many_rows.num_equalities = 20;
+  many_rows.num_duplicate_equalities = 12;
+  many_rows.num_inequalities = 8;
+  many_rows.active_fraction = 0.25;
+  cases.push_back({"more equality rows than variables", many_rows});
+  constexpr double kScales[] = {0.01, 1.0, 100.0, 1e3};
+  int second_passes = 0;
+  for (RandomCase& random_case : cases) {
+    random_case.options.num_curvature_terms = random_case.options.num_nodes / 2;
+    for (int trial = 0; trial < 8; ++trial) {
+      random_case.options.curvature_scale = kScales[trial % 4];
+      const testing::RandomQp qp = testing::make_random_qp(random_case.options, rng);
+      SCOPED_TRACE(std::string(random_case.name) + " with K, trial " + std::to_string(trial));
+      QpSolution solution;
+      const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+      ASSERT_TRUE(summary.ok()) << summary.message;
+      if (summary.message.find("second pass") != std::string::npos) {
+        ++second_passes;
+      }
+      const QpKktResidual r = kkt_residual(qp.problem, solution);
+      EXPECT_LT(r.max(), kKktTolerance)
+          << "stationarity " << r.stationarity << " equality " << r.equality << " inequality "
+          << r.inequality << " dual " << r.dual << " complementarity " << r.complementarity;
+      EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+                kSolutionTolerance * r.length_scale);
+      EXPECT_EQ(solution.active_inequalities, qp.solution.active_inequalities);
+      EXPECT_GE(solution.inequality_multipliers.minCoeff(), 0.0);
+    }
+  }
+  // The stiff cases need the second pass (σ from (D + K)⁻¹ f is ~100 L there).
+  EXPECT_GT(second_passes, 0);
+}
+
+// Constraint forces ~100 × larger than D x* (the generator sizes them like (D + K) x* with
+// K ≈ 100 D): the unconstrained step (D + K)⁻¹ f overestimates the solution's length up to
+// ~100-fold; where the first pass ends above 10 × tol the second pass, rescaled to the first
+// solution's length, must bring every problem to the tolerances.
+TEST(InteriorPointSolver, StiffCurvatureIsSolvedWithTheRescaledSecondPass) {
+  std::mt19937 rng(77);
+  InteriorPointSolver solver;
+  int second_passes = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    testing::RandomQpOptions options;
+    options.num_curvature_terms = 10;
+    options.curvature_scale = 100.0;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(qp.problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message << ", trial " << trial;
+    if (summary.message.find("second pass") != std::string::npos) {
+      ++second_passes;
+    }
+    const QpKktResidual r = kkt_residual(qp.problem, solution);
+    EXPECT_LT(r.max(), kKktTolerance) << "trial " << trial;
+    EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+              kSolutionTolerance * r.length_scale)
+        << "trial " << trial;
+  }
+  EXPECT_GT(second_passes, 0);
+}
+
+TEST(InteriorPointSolver, NonFiniteCurvatureIsReportedNotThrown) {
+  QpProblem problem = curvature_problem();
+  problem.curvature.coeffRef(1, 0) = std::numeric_limits<double>::quiet_NaN();
+  InteriorPointSolver solver;
+  QpSolution solution;
+  const QpSummary summary = solver.solve(problem, {}, &solution);
+  EXPECT_EQ(summary.termination, QpTermination::kNumericalFailure) << summary.message;
+  EXPECT_EQ(solution.x.size(), 2);
+  QpSolution hand;
+  EXPECT_TRUE(solver.solve(hand_problem(), {}, &hand).ok());
+}
+
 TEST(InteriorPointSolver, DuplicatedEqualityRows) {
   // x1 + x2 = 1 three times (once doubled), x3 = 0.5, a contact x1 ≥ 0.7 and a free x4;
   // D = I, f = (0, 0, 0, 0.3). Solution x = (0.7, 0.3, 0.5, 0.3); rows 0–2 share λ1 + λ2 + 2 λ3
