@@ -1,16 +1,29 @@
-// Both QP solvers (through make_qp_solver) on the same random problems: each must satisfy the KKT
-// conditions and they must agree with each other and with the known solution. The interior point
-// is the oracle for the active-set method.
+// Both QP solvers (through make_qp_solver) on the same problems: each must satisfy the KKT
+// conditions and they must agree with each other and, for random problems, with the known
+// solution. The interior point is the oracle for the active-set method. Problems: random ones
+// without and with a curvature term K, and Newton-step QPs captured from the hanging example.
 #include <gtest/gtest.h>
+#include <Eigen/Dense>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <numbers>
+#include <numeric>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/constraints/inextensibility_constraints.hpp"
+#include "core/forces/unconstrained_step.hpp"
+#include "core/mesh/quad_mesh.hpp"
 #include "core/qp/qp_kkt.hpp"
 #include "core/qp/qp_solver.hpp"
+#include "core/qp/saddle_point_factorization.hpp"
+#include "core/scenario/scenario.hpp"
+#include "core/stepper/time_stepper.hpp"
+#include "support/test_paths.hpp"
 #include "tests/core/qp/random_qp.hpp"
 
 namespace clothfit::qp {
@@ -74,9 +87,10 @@ std::vector<std::vector<int>> working_set_guesses(const testing::RandomQp& qp) {
 }
 
 std::string describe(const QpKktResidual& r) {
-  return "stationarity " + std::to_string(r.stationarity) + ", equality " +
-         std::to_string(r.equality) + ", inequality " + std::to_string(r.inequality) + ", dual " +
-         std::to_string(r.dual) + ", complementarity " + std::to_string(r.complementarity);
+  std::ostringstream text;
+  text << "stationarity " << r.stationarity << ", equality " << r.equality << ", inequality "
+       << r.inequality << ", dual " << r.dual << ", complementarity " << r.complementarity;
+  return text.str();
 }
 
 TEST(QpSolverAgreement, ActiveSetAndInteriorPointAgreeOnRandomQps) {
@@ -119,6 +133,338 @@ TEST(QpSolverAgreement, ActiveSetAndInteriorPointAgreeOnRandomQps) {
   }
   // The problems start infeasible at x = 0, as after the unconstrained predictor.
   EXPECT_EQ(infeasible_starts, 100);
+}
+
+// Solves `problem` with both solvers (the active set, with `active_set_options`, from every
+// initial working set in `guesses`) and checks KKT and agreement; returns the interior point's
+// solution.
+QpSolution expect_solvers_agree(const QpProblem& problem,
+                                const std::vector<std::vector<int>>& guesses,
+                                const QpSolverOptions& active_set_options = {}) {
+  const std::unique_ptr<QpSolver> active_set =
+      make_qp_solver(QpSolverType::kActiveSet, active_set_options);
+  const std::unique_ptr<QpSolver> interior_point = make_qp_solver(QpSolverType::kInteriorPoint);
+  QpSolution reference;
+  const QpSummary reference_summary = interior_point->solve(problem, {}, &reference);
+  EXPECT_TRUE(reference_summary.ok()) << reference_summary.message;
+  const QpKktResidual reference_kkt = kkt_residual(problem, reference);
+  EXPECT_LT(reference_kkt.max(), kKktTolerance) << "interior point: " << describe(reference_kkt);
+  const double length_scale = reference_kkt.length_scale;
+  for (const std::vector<int>& guess : guesses) {
+    SCOPED_TRACE("initial working set of " + std::to_string(guess.size()) + " rows");
+    QpSolution solution;
+    const QpSummary summary = active_set->solve(problem, guess, &solution);
+    EXPECT_TRUE(summary.ok()) << summary.message;
+    const QpKktResidual kkt = kkt_residual(problem, solution);
+    EXPECT_LT(kkt.max(), kKktTolerance) << "active set: " << describe(kkt);
+    EXPECT_LT((solution.x - reference.x).lpNorm<Eigen::Infinity>(),
+              kAgreementTolerance * length_scale);
+    std::vector<int> working = solution.active_inequalities;
+    std::sort(working.begin(), working.end());
+    EXPECT_EQ(working, reference.active_inequalities);
+  }
+  return reference;
+}
+
+// Random QPs with a curvature term K of 2–4-node rank-3 terms, from comparable to D to 100 times
+// stiffer, on every problem family of options_for (flat sheets, rank-deficient equality rows,
+// crowded contacts), all starting infeasible at x = 0.
+TEST(QpSolverAgreement, ActiveSetAndInteriorPointAgreeOnRandomQpsWithCurvature) {
+  constexpr double kCurvatureScales[] = {1.0, 0.1, 10.0, 100.0};
+  std::mt19937 rng(4711);
+  int infeasible_starts = 0;
+  int rank_deficient = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    testing::RandomQpOptions options = options_for(trial);
+    options.num_curvature_terms = options.num_nodes / 2 + trial % 5;
+    options.curvature_scale = kCurvatureScales[trial % 4];
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    ASSERT_TRUE(qp.problem.has_curvature());
+    if (qp.violated_at_zero > 0) {
+      ++infeasible_starts;
+    }
+    if (options.num_duplicate_equalities > 0) {
+      ++rank_deficient;
+    }
+    const QpSolution reference = expect_solvers_agree(qp.problem, working_set_guesses(qp));
+    // D + K is positive definite: the known x* is the unique solution.
+    const double length_scale = kkt_residual(qp.problem, reference).length_scale;
+    EXPECT_LT((reference.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+              kAgreementTolerance * length_scale);
+    EXPECT_EQ(reference.active_inequalities, qp.solution.active_inequalities);
+  }
+  EXPECT_EQ(infeasible_starts, 50);
+  EXPECT_GE(rank_deficient, 16);
+}
+
+// --- QPs captured from real steps of the hanging example -------------------------------------
+//
+// The stepper's QP is not public, so the test rebuilds it from public pieces at a state the
+// stepper reached: the unconstrained predictor φ0, a first Gauss–Newton QP at φ0 (K = 0, f = 0)
+// solved by the active set for the multipliers λ, its increment giving φ1 = φ0 + x, and then the
+// Newton QP at φ1:
+//   min ½ xᵀ (ρM + K(λ) ⊗ I₃) x + (ρM (φ1 − φ0))ᵀ x
+//   s.t. C(φ1) + ∇C(φ1) x = 0,  x_held = target − φ1,held,  contact rows ≥ 0.
+// Unlike the stepper, the held coordinates stay variables (with unit equality rows), which gives
+// the same increment. The contact rows are a plane n · p ≥ h below the sheet, tilted by a few
+// degrees, on the lowest free nodes, with h set so that the lowest ones penetrate at x = 0.
+
+struct CapturedQps {
+  QpProblem gauss_newton;  // at φ0, no curvature, no contacts
+  QpProblem newton;        // at φ1 with K(λ) and the contact rows
+};
+
+SparseRowMatrix stack_rows(const SparseRowMatrix& top, const std::vector<int>& unit_columns,
+                           int num_columns) {
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int r = 0; r < top.rows(); ++r) {
+    for (SparseRowMatrix::InnerIterator it(top, r); it; ++it) {
+      triplets.emplace_back(r, static_cast<int>(it.col()), it.value());
+    }
+  }
+  for (std::size_t k = 0; k < unit_columns.size(); ++k) {
+    triplets.emplace_back(static_cast<int>(top.rows() + k), unit_columns[k], 1.0);
+  }
+  SparseRowMatrix result(static_cast<int>(top.rows() + unit_columns.size()), num_columns);
+  result.setFromTriplets(triplets.begin(), triplets.end());
+  result.makeCompressed();
+  return result;
+}
+
+// K_node ⊗ I₃ (lower triangle) for a node curvature K_node (N × N, lower triangle).
+Eigen::SparseMatrix<double> expand_curvature(const Eigen::SparseMatrix<double>& node_curvature) {
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int c = 0; c < node_curvature.outerSize(); ++c) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(node_curvature, c); it; ++it) {
+      for (int d = 0; d < 3; ++d) {
+        triplets.emplace_back(3 * static_cast<int>(it.row()) + d, 3 * c + d, it.value());
+      }
+    }
+  }
+  const int n = 3 * static_cast<int>(node_curvature.rows());
+  Eigen::SparseMatrix<double> result(n, n);
+  result.setFromTriplets(triplets.begin(), triplets.end());
+  result.makeCompressed();
+  return result;
+}
+
+CapturedQps capture_qps(const stepper::TimeStepper& stepper, const stepper::SimulationState& state,
+                        std::mt19937& rng) {
+  const stepper::SimulationModel& model = stepper.model();
+  const constraints::InextensibilityConstraints& constraints = stepper.constraints();
+  const int n = 3 * model.mesh.num_nodes();
+  const double t1 = state.time + model.options.time_step;
+
+  Eigen::VectorXd phi0;
+  forces::UnconstrainedStep(model.mesh, model.material, model.options.time_step)
+      .compute(state.positions, state.velocities, &phi0);
+  const Eigen::VectorXd areas = mesh::lumped_areas(model.mesh);
+  Eigen::VectorXd mass(n);
+  for (int k = 0; k < n; ++k) {
+    mass[k] = model.material.density * areas[k / 3];
+  }
+  std::vector<int> held_columns;
+  Eigen::VectorXd targets(3 * static_cast<int>(model.held.size()));
+  for (std::size_t h = 0; h < model.held.size(); ++h) {
+    for (int d = 0; d < 3; ++d) {
+      held_columns.push_back(3 * model.held[h].node + d);
+    }
+    targets.segment<3>(3 * static_cast<int>(h)) = model.held[h].target.position(t1);
+  }
+  // Equality rows at φ: [C(φ) + ∇C(φ) x; φ_held + x_held − target].
+  const auto set_equalities = [&](const Eigen::VectorXd& phi, QpProblem* qp) {
+    Eigen::VectorXd values;
+    SparseRowMatrix jacobian = constraints.make_jacobian();
+    constraints.evaluate(phi, &values, &jacobian);
+    qp->equality_jacobian = stack_rows(jacobian, held_columns, n);
+    qp->equality_offset.resize(values.size() + static_cast<int>(held_columns.size()));
+    qp->equality_offset.head(values.size()) = values;
+    for (std::size_t k = 0; k < held_columns.size(); ++k) {
+      qp->equality_offset[values.size() + static_cast<int>(k)] =
+          phi[held_columns[k]] - targets[static_cast<int>(k)];
+    }
+  };
+
+  CapturedQps captured;
+  QpProblem& gauss_newton = captured.gauss_newton;
+  gauss_newton.mass = mass;
+  gauss_newton.linear.setZero(n);
+  set_equalities(phi0, &gauss_newton);
+  gauss_newton.inequality_jacobian.resize(0, n);
+  gauss_newton.inequality_offset.resize(0);
+  QpSolution first;
+  const QpSummary summary =
+      make_qp_solver(QpSolverType::kActiveSet)->solve(gauss_newton, {}, &first);
+  EXPECT_TRUE(summary.ok()) << summary.message;
+
+  const Eigen::VectorXd phi1 = phi0 + first.x;
+  QpProblem& newton = captured.newton;
+  newton.mass = mass;
+  newton.linear = -mass.cwiseProduct(phi1 - phi0);
+  set_equalities(phi1, &newton);
+  Eigen::SparseMatrix<double> node_curvature = constraints.make_curvature();
+  constraints.curvature(first.equality_multipliers.head(constraints.size()), &node_curvature);
+  newton.curvature = expand_curvature(node_curvature);
+
+  // Contacts: the 12 lowest free nodes against a plane tilted by up to 3° whose height makes the
+  // lowest 2–4 of them penetrate at x = 0 (by less than the height gap to the next node).
+  std::vector<int> free_nodes;
+  for (int node = 0; node < model.mesh.num_nodes(); ++node) {
+    if (std::find(held_columns.begin(), held_columns.end(), 3 * node) == held_columns.end()) {
+      free_nodes.push_back(node);
+    }
+  }
+  const double tilt =
+      3.0 * std::numbers::pi / 180.0 * std::uniform_real_distribution<double>(0, 1)(rng);
+  const double azimuth = 2.0 * std::numbers::pi * std::uniform_real_distribution<double>(0, 1)(rng);
+  const Eigen::Vector3d normal(std::sin(tilt) * std::cos(azimuth),
+                               std::sin(tilt) * std::sin(azimuth), std::cos(tilt));
+  const auto height = [&](int node) { return normal.dot(phi1.segment<3>(3 * node)); };
+  std::sort(free_nodes.begin(), free_nodes.end(),
+            [&](int a, int b) { return height(a) < height(b); });
+  free_nodes.resize(std::min<std::size_t>(free_nodes.size(), 12));
+  const int penetrating = std::uniform_int_distribution<int>(2, 4)(rng);
+  const double plane =
+      height(free_nodes[penetrating - 1]) +
+      0.5 * (height(free_nodes[penetrating]) - height(free_nodes[penetrating - 1]));
+  std::vector<Eigen::Triplet<double>> triplets;
+  newton.inequality_offset.resize(static_cast<int>(free_nodes.size()));
+  for (std::size_t i = 0; i < free_nodes.size(); ++i) {
+    for (int d = 0; d < 3; ++d) {
+      triplets.emplace_back(static_cast<int>(i), 3 * free_nodes[i] + d, normal[d]);
+    }
+    newton.inequality_offset[static_cast<int>(i)] = height(free_nodes[i]) - plane;
+  }
+  newton.inequality_jacobian.resize(static_cast<int>(free_nodes.size()), n);
+  newton.inequality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  newton.inequality_jacobian.makeCompressed();
+  return captured;
+}
+
+// Captured QPs after steps 10, 20, …, 50 of the hanging example (the sheet swinging down from
+// the horizontal: ∇C has singular values down to 1e-6 σ_max, and K ≈ 1e3–5e3 × ρM).
+std::vector<CapturedQps> capture_hanging_qps() {
+  const scenario::Scenario scenario =
+      scenario::load_scenario((testing::source_dir() / "datasets/examples/hanging.json").string());
+  stepper::TimeStepper stepper(scenario.model);
+  stepper::SimulationState state = stepper.initial_state(scenario.initial_positions);
+  std::mt19937 rng(2718);
+  std::vector<CapturedQps> captured;
+  for (int step = 1; step <= 50; ++step) {
+    const stepper::StepReport report = stepper.step(&state);
+    EXPECT_NE(report.status, stepper::StepStatus::kFailed) << report.message;
+    if (step % 10 == 0) {
+      captured.push_back(capture_qps(stepper, state, rng));
+    }
+  }
+  return captured;
+}
+
+// The active set's options for these QPs: 20 refinement steps instead of 2 (see the next tests:
+// with the defaults the regularised factorisations leave relative equality residuals of 1e-7).
+QpSolverOptions refined_active_set_options() {
+  QpSolverOptions options;
+  options.refinement_steps = 20;
+  return options;
+}
+
+TEST(QpSolverAgreement, SolversAgreeOnNewtonQpsCapturedFromTheHangingExample) {
+  const std::vector<CapturedQps> captured = capture_hanging_qps();
+  ASSERT_EQ(captured.size(), 5u);
+  for (std::size_t k = 0; k < captured.size(); ++k) {
+    SCOPED_TRACE("after step " + std::to_string(10 * (k + 1)));
+    const CapturedQps& qps = captured[k];
+    ASSERT_TRUE(qps.newton.has_curvature());
+    ASSERT_GT(qps.newton.num_inequalities(), 0);
+    ASSERT_LT(qps.newton.inequality_offset.minCoeff(), 0.0);  // starts infeasible
+    {
+      SCOPED_TRACE("Gauss-Newton QP at the predictor");
+      expect_solvers_agree(qps.gauss_newton, {{}}, refined_active_set_options());
+    }
+    {
+      SCOPED_TRACE("Newton QP with curvature and contacts");
+      std::vector<int> every_row(qps.newton.num_inequalities());
+      std::iota(every_row.begin(), every_row.end(), 0);
+      const QpSolution reference =
+          expect_solvers_agree(qps.newton, {{}, every_row}, refined_active_set_options());
+      EXPECT_FALSE(reference.active_inequalities.empty());  // the plane is felt
+    }
+  }
+}
+
+// KNOWN BUG (reported, not fixed here: core/qp is not this suite's to change). With the default
+// options (equality_regularization 1e-12, refinement_steps 2) the active set reports kConverged
+// on these QPs with relative equality residuals of 5e-8–3e-7 and x off by up to 2e-3 L:
+// - Newton QPs (SaddlePointFactorization): the unpivoted LDLᵀ of [D + K, A_Eᵀ; A_E, −εI] loses
+//   accuracy as 1/ε (see the next test), so two refinement steps do not recover it (steps 20, 40);
+// - Gauss–Newton QPs (DelassusFactorization): ∇C D^-½ has a singular value σ_min ≈ 1e-6 σ_max
+//   with σ_min² ≈ 7 ε, so each refinement step only shrinks the regularisation's bias by
+//   ε / (σ_min² + ε) ≈ 0.13 (measured: 5 steps give 5e-10, 20 steps 2e-11; steps 10–50).
+TEST(QpSolverAgreement, ActiveSetWithDefaultOptionsMeetsTheKktToleranceOnCapturedQps) {
+  const std::vector<CapturedQps> captured = capture_hanging_qps();
+  const std::unique_ptr<QpSolver> active_set = make_qp_solver(QpSolverType::kActiveSet);
+  for (std::size_t k = 0; k < captured.size(); ++k) {
+    SCOPED_TRACE("after step " + std::to_string(10 * (k + 1)));
+    for (const QpProblem* problem : {&captured[k].gauss_newton, &captured[k].newton}) {
+      SCOPED_TRACE(problem->has_curvature() ? "Newton QP" : "Gauss-Newton QP");
+      QpSolution solution;
+      const QpSummary summary = active_set->solve(*problem, {}, &solution);
+      ASSERT_TRUE(summary.ok()) << summary.message;
+      const QpKktResidual kkt = kkt_residual(*problem, solution);
+      EXPECT_LT(kkt.max(), kKktTolerance) << describe(kkt);
+    }
+  }
+}
+
+// KNOWN BUG, the factorisation behind the Newton half of the previous test: one
+// SaddlePointFactorization solve (no refinement) of the captured Newton QP's regularised matrix
+// M = [D + K, A_Eᵀ; A_E, −εI] leaves a backward error ‖r − M z‖ / ‖r‖ that grows as 1/ε (measured
+// 2e-8–1.2e-7 at the default relative regularisation 1e-12, ~1e-9 at 1e-10, ~1e-11 at 1e-8),
+// while a dense LU with partial pivoting of the same M leaves 1e-14: the unpivoted LDLᵀ of the
+// quasi-definite matrix is not stable for ε this small against ‖A_E‖² / ‖D + K‖.
+TEST(QpSolverAgreement, SaddlePointFactorizationIsBackwardStableOnCapturedNewtonQps) {
+  constexpr double kRegularization = 1e-12;  // QpSolverOptions::equality_regularization default
+  const std::vector<CapturedQps> captured = capture_hanging_qps();
+  for (std::size_t k = 0; k < captured.size(); ++k) {
+    SCOPED_TRACE("after step " + std::to_string(10 * (k + 1)));
+    const QpProblem& p = captured[k].newton;
+    const int n = p.num_variables();
+    const int m = p.num_equalities();
+    SaddlePointFactorization factorization;
+    ASSERT_TRUE(factorization.factorize(p, kRegularization, /*refinement_steps=*/0));
+    Eigen::VectorXd x;
+    Eigen::VectorXd y;
+    factorization.solve(p.linear, -p.equality_offset, &x, &y);
+    // The regularised matrix, as documented in saddle_point_factorization.hpp and
+    // equality_system.hpp: ε = regularisation × mean(diag A_E D⁻¹ A_Eᵀ).
+    double mean_delassus = 0.0;
+    for (int r = 0; r < m; ++r) {
+      for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
+        mean_delassus += it.value() * it.value() / p.mass[it.col()];
+      }
+    }
+    const double epsilon = kRegularization * mean_delassus / m;
+    Eigen::MatrixXd matrix = Eigen::MatrixXd::Zero(n + m, n + m);
+    const Eigen::SparseMatrix<double> curvature = p.curvature.selfadjointView<Eigen::Lower>();
+    matrix.topLeftCorner(n, n) = Eigen::MatrixXd(curvature);
+    matrix.topLeftCorner(n, n).diagonal() += p.mass;
+    matrix.topRightCorner(n, m) = Eigen::MatrixXd(p.equality_jacobian).transpose();
+    matrix.bottomLeftCorner(m, n) = Eigen::MatrixXd(p.equality_jacobian);
+    matrix.bottomRightCorner(m, m).diagonal().setConstant(-epsilon);
+    Eigen::VectorXd rhs(n + m);
+    rhs << p.linear, -p.equality_offset;
+    Eigen::VectorXd z(n + m);
+    z << x, y;
+    const double backward_error = (rhs - matrix * z).norm() / rhs.norm();
+    // The same matrix by a dense LU with partial pivoting: the round-off a stable solve leaves.
+    const Eigen::VectorXd z_dense = matrix.partialPivLu().solve(rhs);
+    const double dense_backward_error = (rhs - matrix * z_dense).norm() / rhs.norm();
+    EXPECT_LT(dense_backward_error, 1e-13);
+    EXPECT_LT(backward_error, 100.0 * dense_backward_error)
+        << "dense LU: " << dense_backward_error << ", n = " << n << ", m_E = " << m
+        << ", ε = " << epsilon;
+  }
 }
 
 }  // namespace
