@@ -80,8 +80,11 @@ double unconstrained_step_norm(const QpProblem& problem) {
 // convention of qp_problem.hpp, before clipping).
 class QpTnlp final : public Ipopt::TNLP {
  public:
-  // `step` > 0 replaces the a-priori step length σ of the header.
-  QpTnlp(const QpProblem& problem, QpSolution* solution, double step_override)
+  // `step_override` > 0 replaces the a-priori step length σ of the header; `objective_mass` > 0
+  // replaces ‖D‖∞ in the objective scaling and the padding (the damped mode's elastic variables
+  // have masses far above D's, which must not set the scale).
+  QpTnlp(const QpProblem& problem, QpSolution* solution, double step_override,
+         double objective_mass)
       : m_problem(problem),
         m_solution(solution),
         m_num_padding(std::max(0, problem.num_equalities() - problem.num_variables() + 1)) {
@@ -106,7 +109,9 @@ class QpTnlp final : public Ipopt::TNLP {
       step = 1.0;
     }
     m_step = step;
-    const double max_mass = problem.mass.size() > 0 ? problem.mass.maxCoeff() : 1.0;
+    const double max_mass = objective_mass > 0.0      ? objective_mass
+                            : problem.mass.size() > 0 ? problem.mass.maxCoeff()
+                                                      : 1.0;
     m_padding_mass = max_mass > 0.0 && std::isfinite(max_mass) ? max_mass : 1.0;
     // The curvature: its diagonal joins D's entries of the Hessian, its strictly lower entries
     // follow them.
@@ -367,6 +372,58 @@ QpTermination termination_of(Ipopt::ApplicationReturnStatus status) {
   }
 }
 
+// The damped QP of the header as an exact QP over (x, v): v (m_E) are elastic lengths with
+// masses ‖a_i‖₂² / ε and equality rows a_i x − ‖a_i‖₂ v_i + c_i = 0 (‖a_i‖₂ := 1 for a zero row),
+// so that at a solution a_i x + c_i = ε λ_i: the regularised saddle-point system.
+QpProblem damped_problem(const QpProblem& problem, double relative_regularization) {
+  const int n = problem.num_variables();
+  const int m_e = problem.num_equalities();
+  double mean_delassus = 0.0;
+  Eigen::VectorXd norms(m_e);
+  for (int r = 0; r < m_e; ++r) {
+    double squared = 0.0;
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it) {
+      mean_delassus += it.value() * it.value() / problem.mass[it.col()];
+      squared += it.value() * it.value();
+    }
+    norms[r] = squared > 0.0 ? std::sqrt(squared) : 1.0;
+  }
+  const double epsilon = relative_regularization * std::max(mean_delassus / m_e, 1e-300);
+
+  QpProblem damped;
+  damped.mass.resize(n + m_e);
+  damped.mass.head(n) = problem.mass;
+  damped.mass.tail(m_e) = norms.array().square() / epsilon;
+  damped.linear = Eigen::VectorXd::Zero(n + m_e);
+  damped.linear.head(n) = problem.linear;
+  if (problem.has_curvature()) {
+    std::vector<Eigen::Triplet<double>> triplets;
+    for (int col = 0; col < problem.curvature.outerSize(); ++col) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(problem.curvature, col); it; ++it) {
+        triplets.emplace_back(static_cast<int>(it.row()), col, it.value());
+      }
+    }
+    damped.curvature.resize(n + m_e, n + m_e);
+    damped.curvature.setFromTriplets(triplets.begin(), triplets.end());
+  }
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int r = 0; r < m_e; ++r) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it) {
+      triplets.emplace_back(r, static_cast<int>(it.col()), it.value());
+    }
+    triplets.emplace_back(r, n + r, -norms[r]);
+  }
+  damped.equality_jacobian.resize(m_e, n + m_e);
+  damped.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  damped.equality_jacobian.makeCompressed();
+  damped.equality_offset = problem.equality_offset;
+  damped.inequality_jacobian = problem.inequality_jacobian;
+  damped.inequality_jacobian.conservativeResize(problem.num_inequalities(), n + m_e);
+  damped.inequality_jacobian.makeCompressed();
+  damped.inequality_offset = problem.inequality_offset;
+  return damped;
+}
+
 // Clips round-off negative γ and lists the active rows (header rules); returns the KKT residual
 // of the result.
 QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
@@ -403,11 +460,16 @@ struct InteriorPointSolver::Impl {
   Ipopt::SmartPtr<Ipopt::IpoptApplication> application;
   std::string setup_error;   // empty when the application is usable
   double tolerance = 1e-10;  // Ipopt's tol
+  // > 0: solve the damped QP with this relative regularisation (header).
+  double damping = 0.0;
 };
 
 InteriorPointSolver::InteriorPointSolver(const QpSolverOptions& options)
     : m_impl(std::make_unique<Impl>()) {
   m_impl->tolerance = options.interior_point_tolerance;
+  if (options.refinement_steps == 0 && options.equality_regularization > 0.0) {
+    m_impl->damping = options.equality_regularization;
+  }
   try {
     // No console journal: Ipopt never prints.
     m_impl->application = new Ipopt::IpoptApplication(/*create_console_out=*/false);
@@ -477,6 +539,20 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
       return summary;
     }
 
+    // Damped mode: the exact QP over (x, v) of damped_problem, solved into `damped_solution`.
+    const bool damped = m_impl->damping > 0.0 && m_e > 0;
+    QpProblem damped_qp;
+    QpSolution damped_solution;
+    if (damped) {
+      damped_qp = damped_problem(problem, m_impl->damping);
+      damped_solution.x = Eigen::VectorXd::Zero(n + m_e);
+      damped_solution.equality_multipliers = Eigen::VectorXd::Zero(m_e);
+      damped_solution.inequality_multipliers = Eigen::VectorXd::Zero(m_i);
+    }
+    const QpProblem& solved = damped ? damped_qp : problem;
+    QpSolution* const result = damped ? &damped_solution : solution;
+    const double objective_mass = problem.mass.maxCoeff();
+
     // First pass with the a-priori σ; a second one with σ = L of the first solution when σ
     // overestimated the step and the relative residual shows it (header).
     Ipopt::ApplicationReturnStatus status = Ipopt::Internal_Error;
@@ -484,8 +560,8 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
     QpKktResidual kkt;
     double step_override = 0.0;
     for (int pass = 0; pass < 2; ++pass) {
-      solution->active_inequalities.clear();
-      tnlp = new QpTnlp(problem, solution, step_override);
+      result->active_inequalities.clear();
+      tnlp = new QpTnlp(solved, result, step_override, objective_mass);
       status =
           m_impl->application->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(Ipopt::GetRawPtr(tnlp)));
       Ipopt::SmartPtr<Ipopt::SolveStatistics> statistics = m_impl->application->Statistics();
@@ -495,7 +571,7 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
       if (!tnlp->finalized()) {
         break;
       }
-      kkt = finish_solution(problem, solution);
+      kkt = finish_solution(solved, result);
       if (pass > 0 || status != Ipopt::Solve_Succeeded ||
           !(kkt.max() > kRescaleResidualFactor * m_impl->tolerance) || !(kkt.length_scale > 0.0) ||
           !(tnlp->step() > kRescaleStepRatio * kkt.length_scale)) {
@@ -507,6 +583,13 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem,
     summary.message = "Ipopt: " + status_name(status);
     if (step_override > 0.0) {
       summary.message += " (second pass, rescaled to the first solution's length)";
+    }
+    if (damped) {
+      solution->x = damped_solution.x.head(n);
+      solution->equality_multipliers = damped_solution.equality_multipliers;
+      solution->inequality_multipliers = damped_solution.inequality_multipliers;
+      solution->active_inequalities = damped_solution.active_inequalities;
+      summary.message += " (damped QP)";
     }
     if (tnlp->finalized()) {
       const double residual = kkt.max();

@@ -31,8 +31,21 @@
 //   kRescaleResidualFactor × tol and σ > kRescaleStepRatio × L, the QP is solved again from
 //   x = 0 with σ = L of the first solution, and the second result is returned (iterations of both
 //   passes are summed; the message says "second pass").
-// Options used: interior_point_tolerance (Ipopt tol, on the scaled problem) and
-// interior_point_max_iterations (max_iter); the active-set options are ignored.
+// - the damped QP when QpSolverOptions::refinement_steps = 0 and equality_regularization =
+//   reg > 0 (what the stepper asks for: Levenberg–Marquardt damping of the projection). The
+//   active set then solves the regularised system [D + K, A_Eᵀ; A_E, −εI] without refinement,
+//   ε = reg · mean(diag A_E D⁻¹ A_Eᵀ), i.e. the equality rows hold only up to ε λ; the interior
+//   point solves the same problem as an exact QP over (x, v) with elastic lengths v (m_E): rows
+//   a_i x − ‖a_i‖₂ v_i + c_i = 0 and objective + ½ Σ (‖a_i‖₂² / ε) v_i², whose solution has
+//   a_i x + c_i = ε λ_i. That keeps Ipopt from declaring a round-off-inconsistent linearisation
+//   infeasible (the stepper's first QP on a flat sheet: rank 117 of 133, offsets ~1e-15, which
+//   ended every `--qp interior-point` run at step 1 with Infeasible_Problem_Detected). The
+//   kkt_residual guard, the second pass and the active-row rule then apply to the (x, v) problem;
+//   the message ends with "(damped QP)". With refinement_steps > 0 (the default) the exact QP is
+//   solved, as the active set's refinement does.
+// Options used: interior_point_tolerance (Ipopt tol, on the scaled problem),
+// interior_point_max_iterations (max_iter), and refinement_steps = 0 with
+// equality_regularization for the damped QP; the other active-set options are ignored.
 //
 // What comes back (sign convention of qp_problem.hpp):
 // - x: Ipopt's final iterate; λ = Ipopt's equality multipliers; γ = −(Ipopt's inequality

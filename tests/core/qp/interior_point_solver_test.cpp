@@ -554,6 +554,88 @@ TEST(InteriorPointSolver, InconsistentEqualitiesAreReported) {
   EXPECT_EQ(solution.x.size(), 2);
 }
 
+// Damped mode (refinement_steps = 0): the inconsistent rows x1 = 0 and x1 = 1 (D = I, f = 0) are
+// solved as the regularised system [1 1 1; 1 −ε 0; 1 0 −ε] (x1, λ1, λ2) = (0, 0, 1) with
+// ε = reg · mean(diag A D⁻¹ Aᵀ) = reg: λ1 = x1 / ε, λ2 = (x1 − 1) / ε, x1 = 1 / (2 + ε); x2 = 0.
+TEST(InteriorPointSolver, DampedModeSolvesInconsistentEqualitiesAsRegularisedSystem) {
+  Eigen::MatrixXd a_e(2, 2);
+  a_e << 1, 0, 1, 0;
+  const QpProblem problem =
+      make_problem(Eigen::Vector2d::Ones(), Eigen::Vector2d::Zero(), a_e, Eigen::Vector2d(0, -1),
+                   Eigen::MatrixXd(0, 2), Eigen::VectorXd(0));
+  for (const double regularization : {1e-10, 1e-3}) {
+    QpSolverOptions options;
+    options.refinement_steps = 0;
+    options.equality_regularization = regularization;
+    InteriorPointSolver solver(options);
+    QpSolution solution;
+    const QpSummary summary = solver.solve(problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_NE(summary.message.find("damped QP"), std::string::npos) << summary.message;
+    const double x1 = 1.0 / (2.0 + regularization);
+    EXPECT_NEAR(solution.x[0], x1, 1e-9);
+    EXPECT_NEAR(solution.x[1], 0.0, 1e-12);
+    EXPECT_NEAR(solution.equality_multipliers[0] * regularization, x1, 1e-9);
+    EXPECT_NEAR(solution.equality_multipliers[1] * regularization, x1 - 1.0, 1e-9);
+  }
+}
+
+// Damped mode with K and contacts against the regularised KKT system solved densely: an
+// equality-only random QP, then the same with its active contacts as extra (undamped) rows fixed
+// by the solver's own active set.
+TEST(InteriorPointSolver, DampedModeMatchesTheRegularisedKktSystem) {
+  std::mt19937 rng(31);
+  QpSolverOptions options;
+  options.refinement_steps = 0;
+  options.equality_regularization = 1e-4;
+  InteriorPointSolver solver(options);
+  for (int trial = 0; trial < 6; ++trial) {
+    testing::RandomQpOptions random;
+    random.num_curvature_terms = trial % 2 == 0 ? 10 : 0;
+    random.num_duplicate_equalities = trial % 3;
+    const testing::RandomQp qp = testing::make_random_qp(random, rng);
+    const QpProblem& p = qp.problem;
+    QpSolution solution;
+    const QpSummary summary = solver.solve(p, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    const std::vector<int>& active = solution.active_inequalities;
+    const int n = p.num_variables();
+    const int m = p.num_equalities();
+    const int k = static_cast<int>(active.size());
+    double mean_delassus = 0.0;
+    const Eigen::MatrixXd a = Eigen::MatrixXd(p.equality_jacobian);
+    for (int r = 0; r < m; ++r) {
+      mean_delassus += (a.row(r).array().square() / p.mass.transpose().array()).sum();
+    }
+    const double epsilon = options.equality_regularization * mean_delassus / m;
+    Eigen::MatrixXd kkt = Eigen::MatrixXd::Zero(n + m + k, n + m + k);
+    if (p.has_curvature()) {
+      const Eigen::MatrixXd lower = Eigen::MatrixXd(p.curvature);
+      kkt.topLeftCorner(n, n) = lower + lower.transpose();
+      kkt.topLeftCorner(n, n).diagonal() = lower.diagonal();
+    }
+    kkt.topLeftCorner(n, n).diagonal() += p.mass;
+    kkt.block(0, n, n, m) = a.transpose();
+    kkt.block(n, 0, m, n) = a;
+    kkt.block(n, n, m, m).diagonal().setConstant(-epsilon);
+    Eigen::VectorXd rhs(n + m + k);
+    rhs << p.linear, -p.equality_offset, Eigen::VectorXd::Zero(k);
+    for (int b = 0; b < k; ++b) {
+      const Eigen::RowVectorXd g = Eigen::RowVectorXd(p.inequality_jacobian.row(active[b]));
+      kkt.block(n + m + b, 0, 1, n) = g;
+      kkt.block(0, n + m + b, n, 1) = -g.transpose();  // D x − f + A_Eᵀ λ − A_Iᵀ γ = 0
+      rhs[n + m + b] = -p.inequality_offset[active[b]];
+    }
+    const Eigen::VectorXd z = kkt.partialPivLu().solve(rhs);
+    const double length = z.head(n).lpNorm<Eigen::Infinity>();
+    EXPECT_LT((solution.x - z.head(n)).lpNorm<Eigen::Infinity>(), 1e-7 * length)
+        << "trial " << trial;
+    // Visibly damped: the exact QP's solution is elsewhere.
+    EXPECT_GT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(), 1e-5 * length)
+        << "trial " << trial;
+  }
+}
+
 TEST(InteriorPointSolver, IterationLimitIsReported) {
   QpSolverOptions options;
   options.interior_point_max_iterations = 1;

@@ -467,5 +467,67 @@ TEST(QpSolverAgreement, SaddlePointFactorizationIsBackwardStableOnCapturedNewton
   }
 }
 
+// The damped QP (QpSolverOptions::refinement_steps = 0, as the stepper's Levenberg–Marquardt
+// projection asks for): the active set solves the regularised system [D + K, A_Eᵀ; A_E, −εI]
+// without refinement, the interior point the equivalent QP with elastic equality rows; both must
+// agree, on problems with and without K, with rank-deficient rows and infeasible starts. ε is made
+// large enough (1e-4 of the Delassus diagonal) that the damped solution differs visibly from the
+// exact one.
+TEST(QpSolverAgreement, SolversAgreeOnTheDampedQp) {
+  QpSolverOptions damped;
+  damped.refinement_steps = 0;
+  damped.equality_regularization = 1e-4;
+  std::mt19937 rng(1618);
+  for (int trial = 0; trial < 24; ++trial) {
+    testing::RandomQpOptions options = options_for(trial);
+    options.num_curvature_terms = trial % 2 == 0 ? options.num_nodes / 2 : 0;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const std::unique_ptr<QpSolver> active_set = make_qp_solver(QpSolverType::kActiveSet, damped);
+    const std::unique_ptr<QpSolver> interior_point =
+        make_qp_solver(QpSolverType::kInteriorPoint, damped);
+    QpSolution reference;
+    const QpSummary reference_summary = interior_point->solve(qp.problem, {}, &reference);
+    ASSERT_TRUE(reference_summary.ok()) << reference_summary.message;
+    EXPECT_NE(reference_summary.message.find("damped"), std::string::npos);
+    QpSolution solution;
+    const QpSummary summary = active_set->solve(qp.problem, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    const double length_scale = kkt_residual(qp.problem, reference).length_scale;
+    EXPECT_LT((solution.x - reference.x).lpNorm<Eigen::Infinity>(),
+              kAgreementTolerance * length_scale);
+    // Damped, not exact: the equality rows are off by ε λ.
+    EXPECT_GT((reference.x - qp.solution.x).lpNorm<Eigen::Infinity>(), 1e-5 * length_scale);
+    std::vector<int> working = solution.active_inequalities;
+    std::sort(working.begin(), working.end());
+    EXPECT_EQ(working, reference.active_inequalities);
+  }
+}
+
+// `clothfit simulate --qp interior-point`: the stepper (Newton projection, damped QPs with
+// curvature, held nodes eliminated) converges at every step of the hanging example with either
+// solver, and the two trajectories agree.
+TEST(QpSolverAgreement, HangingExampleStepsAlikeWithEitherSolver) {
+  scenario::Scenario active =
+      scenario::load_scenario((testing::source_dir() / "datasets/examples/hanging.json").string());
+  scenario::Scenario interior = active;
+  active.model.options.qp_solver = QpSolverType::kActiveSet;
+  interior.model.options.qp_solver = QpSolverType::kInteriorPoint;
+  stepper::TimeStepper active_stepper(active.model);
+  stepper::TimeStepper interior_stepper(interior.model);
+  stepper::SimulationState active_state = active_stepper.initial_state(active.initial_positions);
+  stepper::SimulationState interior_state =
+      interior_stepper.initial_state(interior.initial_positions);
+  for (int step = 1; step <= 30; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    const stepper::StepReport a = active_stepper.step(&active_state);
+    const stepper::StepReport b = interior_stepper.step(&interior_state);
+    ASSERT_EQ(a.status, stepper::StepStatus::kConverged) << a.message;
+    ASSERT_EQ(b.status, stepper::StepStatus::kConverged) << b.message;
+    EXPECT_LT((active_state.positions - interior_state.positions).lpNorm<Eigen::Infinity>(),
+              1e-6);  // m
+  }
+}
+
 }  // namespace
 }  // namespace clothfit::qp
