@@ -8,7 +8,9 @@
 // Assets are written in Motive's order: rigid bodies (Rotation X,Y,Z,W then Position X,Y,Z),
 // rigid-body markers, then markers (`Marker` assets). Coordinates are converted from the Take's
 // frame (z up, metres) to `file_up_axis` and `length_unit`. Reading the file back with the same
-// up axis gives the same take to the printed precision: 10^-decimals file units.
+// up axis gives the same take to the printed precision: 10^-decimals file units. (A take with
+// neither markers nor rigid bodies is written, but the reader refuses such a file: nothing to
+// read.)
 #pragma once
 
 #include <filesystem>

@@ -101,9 +101,11 @@ void print_take_summary(std::ostream& out, const Take& take) {
   row("export rate",
       header.export_frame_rate_hz ? hz(*header.export_frame_rate_hz) : "(not given)");
   row("frame rate", hz(take.frame_rate_hz()) + " (from " + info.frame_rate_source + ")");
-  row("frames", std::to_string(take.frame_count()) + " (frame numbers " +
-                    std::to_string(take.first_frame_number()) + " to " +
-                    std::to_string(take.frame_number(take.frame_count() - 1)) + ")");
+  row("frames", take.frame_count() == 0
+                    ? std::string("0")
+                    : std::to_string(take.frame_count()) + " (frame numbers " +
+                          std::to_string(take.first_frame_number()) + " to " +
+                          std::to_string(take.frame_number(take.frame_count() - 1)) + ")");
   row("duration", format("%.3f", take.duration_s()) + " s (frames / frame rate)");
   row("length units",
       std::string(motive_unit_name(info.file_length_unit)) +
