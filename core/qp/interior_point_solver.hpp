@@ -17,7 +17,7 @@
 //   (1 if 0; the first term by a sparse LDLᵀ of D + K, ‖D⁻¹ f‖∞ without K),
 //   x is scaled by 1/σ, row i of g by 1/(σ ‖a_i‖∞) and the objective by 1/(σ² ‖D‖∞), which makes
 //   the scaled Jacobian, the initial gradient and D's part of the scaled Hessian O(1) whatever the
-//   units. K's part is left as large as it is relative to D (up to ~5e3 on the hanging example):
+//   units. K's part is left as large as it is relative to D (up to ~3e3 on the hanging example):
 //   scaling the objective by 1/(σ² ‖D + K‖) instead loosens Ipopt's tolerances, relative to the
 //   forces that only D resists, by ‖K‖/‖D‖, and the contacts of Newton QPs captured from the
 //   hanging example (contact forces ~1e-6 F, F inflated by |K| |x|) came out only to ~3e-6 L.

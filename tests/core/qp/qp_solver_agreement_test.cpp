@@ -343,7 +343,8 @@ CapturedQps capture_qps(const stepper::TimeStepper& stepper, const stepper::Simu
 }
 
 // Captured QPs after steps 10, 20, …, 50 of the hanging example (the sheet swinging down from
-// the horizontal: ∇C has singular values down to 1e-6 σ_max, and K ≈ 1e3–5e3 × ρM).
+// the horizontal: ∇C D^-½ has singular values down to 1e-6 σ_max, and K's largest eigenvalue is
+// 1e3–3e3 × max ρM).
 std::vector<CapturedQps> capture_hanging_qps() {
   const scenario::Scenario scenario =
       scenario::load_scenario((testing::source_dir() / "datasets/examples/hanging.json").string());
