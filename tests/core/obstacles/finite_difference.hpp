@@ -1,24 +1,24 @@
-// Finite-difference checks for the obstacle tests: central differences of a scalar function of a
-// 3-vector. (A shared helper for all suites would belong in tests/support/; this one is local to
-// the obstacle tests until there is one.)
+// Finite-difference helpers for the obstacle tests: gradients of scalar functions of a 3-vector by
+// the shared central differences of tests/support/finite_difference.hpp, and random points.
 #pragma once
 
 #include <Eigen/Core>
 #include <functional>
 #include <random>
 
+#include "support/finite_difference.hpp"
+
 namespace clothfit::obstacles::testing {
 
-// Central-difference gradient of f at x with step `step` (truncation error O(step²)).
+// Central-difference gradient of f at x with step `step` (truncation error O(step²)), through the
+// suites' shared helper.
 inline Eigen::Vector3d central_difference_gradient(
     const std::function<double(const Eigen::Vector3d&)>& f, const Eigen::Vector3d& x,
     double step = 1e-6) {
-  Eigen::Vector3d g;
-  for (int i = 0; i < 3; ++i) {
-    const Eigen::Vector3d e = step * Eigen::Vector3d::Unit(i);
-    g[i] = (f(x + e) - f(x - e)) / (2.0 * step);
-  }
-  return g;
+  const auto as_vector = [&f](const Eigen::VectorXd& y) {
+    return Eigen::VectorXd::Constant(1, f(Eigen::Vector3d(y)));
+  };
+  return clothfit::testing::finite_difference_jacobian(as_vector, x, step).row(0).transpose();
 }
 
 // A uniformly random point in the box [lo, hi] (per coordinate).
