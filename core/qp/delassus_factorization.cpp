@@ -1,6 +1,7 @@
 #include "core/qp/delassus_factorization.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace clothfit::qp {
 
@@ -47,10 +48,17 @@ void DelassusFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Vecto
   m_rhs.noalias() = (*m_equality) * m_inverse_mass.cwiseProduct(r_x);
   m_rhs -= r_y;
   *y = m_llt.solve(m_rhs);
+  // Refinement against the unregularised W (its lower triangle holds all of it), until the
+  // residual reaches round-off or stops shrinking, at most m_refinement_steps times.
+  const double target = 1e-15 * m_rhs.norm();
+  double previous = std::numeric_limits<double>::infinity();
   for (int step = 0; step < m_refinement_steps; ++step) {
-    // Residual against the unregularised W (its lower triangle holds all of it).
     m_residual = m_rhs;
     m_residual.noalias() -= m_delassus.template selfadjointView<Eigen::Lower>() * (*y);
+    const double size = m_residual.norm();
+    if (size <= target || size > 0.9 * previous)
+      break;
+    previous = size;
     *y += m_llt.solve(m_residual);
   }
   *x = m_inverse_mass.cwiseProduct(r_x - m_equality->transpose() * (*y));

@@ -29,8 +29,11 @@ struct QpSolverOptions {
   // Relative regularisation added to the diagonal of the equality Delassus matrix A_E D⁻¹ A_Eᵀ so
   // that rank-deficient equality rows (a flat sheet) can be factored: ε = reg · mean(diagonal).
   double equality_regularization = 1e-12;
-  // Iterative-refinement steps against the unregularised equality KKT system after each solve.
-  int refinement_steps = 2;
+  // Iterative refinement against the unregularised equality KKT system after each solve: at most
+  // this many steps, stopping early once the residual reaches round-off or stops shrinking. Nearly
+  // dependent rows (a nearly flat sheet: singular values ~1e-6 of the largest) make each step
+  // shrink the error of the regularisation only by a constant factor, hence the generous cap.
+  int refinement_steps = 30;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;

@@ -1,6 +1,7 @@
 #include "core/qp/saddle_point_factorization.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace clothfit::qp {
 
@@ -115,6 +116,11 @@ void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Ve
   if (m > 0)
     m_rhs.tail(m) = r_y;
   m_z = m_ldlt.solve(m_rhs);
+  // Refinement against the unregularised matrix until the residual reaches round-off or stops
+  // shrinking, at most m_refinement_steps times (the quasi-definite LDLᵀ with a tiny ε is not
+  // backward stable on its own: its error grows like 1/ε).
+  const double target = 1e-15 * m_rhs.norm();
+  double previous = std::numeric_limits<double>::infinity();
   for (int step = 0; step < m_refinement_steps; ++step) {
     m_residual.resize(n + m);
     m_residual.head(n) = m_rhs.head(n) - p.mass.cwiseProduct(m_z.head(n));
@@ -126,6 +132,10 @@ void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Ve
       m_residual.tail(m) = m_rhs.tail(m);
       m_residual.tail(m).noalias() -= p.equality_jacobian * m_z.head(n);
     }
+    const double size = m_residual.norm();
+    if (size <= target || size > 0.9 * previous)
+      break;
+    previous = size;
     m_z += m_ldlt.solve(m_residual);
   }
   *x = m_z.head(n);
