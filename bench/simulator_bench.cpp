@@ -17,8 +17,10 @@ std::string hanging_path() {
   for (std::filesystem::path dir = std::filesystem::current_path(); !dir.empty();
        dir = dir.parent_path()) {
     const auto candidate = dir / "datasets/examples/hanging.json";
-    if (std::filesystem::exists(candidate)) return candidate.string();
-    if (dir == dir.parent_path()) break;
+    if (std::filesystem::exists(candidate))
+      return candidate.string();
+    if (dir == dir.parent_path())
+      break;
   }
   return CLOTHFIT_SOURCE_DIR "/datasets/examples/hanging.json";
 }
@@ -32,8 +34,8 @@ int main(int argc, char** argv) {
   const nlohmann::json base = read_json_file(path);
   std::printf("hanging example (%s), %.2f s simulated per mesh, QP active-set, 1 thread\n",
               path.c_str(), seconds);
-  std::printf("%8s %7s %8s %12s %10s %10s %12s %14s\n", "mesh", "nodes", "steps", "us/step",
-              "q", "iter/step", "max viol", "cost/node vs 7x9");
+  std::printf("%8s %7s %8s %12s %10s %10s %12s %14s\n", "mesh", "nodes", "steps", "us/step", "q",
+              "iter/step", "max viol", "cost/node vs 7x9");
   double base_per_node = 0.0;
   const int sizes[][2] = {{7, 9}, {13, 17}, {25, 33}, {49, 65}};
   for (const auto& size : sizes) {
@@ -47,7 +49,8 @@ int main(int argc, char** argv) {
     const double us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
     const int nodes = s.model.mesh.num_nodes();
     const double per_node = us_per_step / nodes;
-    if (base_per_node == 0.0) base_per_node = per_node;
+    if (base_per_node == 0.0)
+      base_per_node = per_node;
     std::printf("%5dx%-3d %7d %8ld %12.1f %10.4f %10.2f %12.2e %14.2f%s\n", size[0], size[1], nodes,
                 run.steps, us_per_step, run.q, run.mean_iterations, run.max_constraint_violation,
                 per_node / base_per_node, run.ok() ? "" : "  (not converged everywhere)");

@@ -26,26 +26,37 @@ using clothfit::mocap::Take;
 }
 
 // |a - b| within the 6 printed decimals of metres (plus the doubles' own rounding).
-bool close(double a, double b) { return std::abs(a - b) <= 1e-6 + 1e-12 * std::abs(a); }
+bool close(double a, double b) {
+  return std::abs(a - b) <= 1e-6 + 1e-12 * std::abs(a);
+}
 
 void check_round_trip(const Take& take) {
   std::ostringstream out;
   clothfit::mocap::write_motive_csv(take, out);
   std::istringstream in(out.str());
   const Take back = clothfit::mocap::read_motive_csv(in, "round-trip.csv");
-  if (back.frame_count() != take.frame_count()) invariant_broken("frame count");
-  if (back.marker_count() != take.marker_count()) invariant_broken("marker count");
-  if (back.first_frame_number() != take.first_frame_number()) invariant_broken("first frame");
-  if (back.frame_rate_hz() != take.frame_rate_hz()) invariant_broken("frame rate");
-  if (back.rigid_bodies().size() != take.rigid_bodies().size()) invariant_broken("rigid bodies");
+  if (back.frame_count() != take.frame_count())
+    invariant_broken("frame count");
+  if (back.marker_count() != take.marker_count())
+    invariant_broken("marker count");
+  if (back.first_frame_number() != take.first_frame_number())
+    invariant_broken("first frame");
+  if (back.frame_rate_hz() != take.frame_rate_hz())
+    invariant_broken("frame rate");
+  if (back.rigid_bodies().size() != take.rigid_bodies().size())
+    invariant_broken("rigid bodies");
   for (std::size_t m = 0; m < take.marker_count(); ++m) {
     const auto i = back.find_marker(take.marker(m).name, take.marker(m).kind);
-    if (!i) invariant_broken("marker name");
+    if (!i)
+      invariant_broken("marker name");
     for (std::size_t f = 0; f < take.frame_count(); ++f) {
-      if (back.visible(f, *i) != take.visible(f, m)) invariant_broken("gap pattern");
-      if (!take.visible(f, m)) continue;
+      if (back.visible(f, *i) != take.visible(f, m))
+        invariant_broken("gap pattern");
+      if (!take.visible(f, m))
+        continue;
       for (int a = 0; a < 3; ++a) {
-        if (!close(take.position(f, m)[a], back.position(f, *i)[a])) invariant_broken("position");
+        if (!close(take.position(f, m)[a], back.position(f, *i)[a]))
+          invariant_broken("position");
       }
     }
   }
@@ -64,9 +75,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const Take take = clothfit::mocap::read_motive_csv(in, "fuzz.csv", options);
       (void)clothfit::mocap::gap_statistics(take);
       (void)clothfit::mocap::take_summary_json(take).dump();
-      if (chunk != 64) check_round_trip(take);
+      if (chunk != 64)
+        check_round_trip(take);
     } catch (const clothfit::mocap::MocapInputError& e) {
-      if (e.problem().empty()) invariant_broken("an error without a message");
+      if (e.problem().empty())
+        invariant_broken("an error without a message");
     }
   }
   return 0;
