@@ -24,9 +24,11 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   m_t0 = t0;
   m_t1 = t1;
   m_reach = reach;
+  // φ0 of a new step carries no friction yet (the multipliers are kept as the starting guess).
+  m_friction.setZero();
 }
 
-double ContactSet::assemble(const Eigen::VectorXd& phi_j, qp::QpProblem* problem,
+double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
                             std::vector<int>* seed) {
   const int n = m_mesh.num_nodes();
   const double dt = m_t1 - m_t0;
@@ -107,6 +109,12 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, qp::QpProblem* problem
   problem->inequality_jacobian.setFromTriplets(m_triplets.begin(), m_triplets.end());
   problem->inequality_jacobian.makeCompressed();
   problem->inequality_offset = Eigen::Map<const Eigen::VectorXd>(offsets.data(), rows);
+  // Under-relaxation (relaxation < 1): the friction of the next QP moves only part of the way from
+  // the last one towards the new value. The fixed point is the same; the stepper asks for it when
+  // the plain iteration cycles between sticking and sliding (seen on the rotating sphere).
+  if (relaxation < 1.0)
+    friction = relaxation * friction + (1.0 - relaxation) * m_friction;
+  m_friction = friction;
   for (int i = 0; i < n; ++i) {
     for (int d = 0; d < 3; ++d) {
       const int col = m_free_index[3 * i + d];
@@ -114,7 +122,6 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, qp::QpProblem* problem
         problem->linear[col] += friction[3 * i + d];
     }
   }
-  m_friction = friction;
   seed->clear();
   for (int k : m_active_keys) {
     if (m_row_of_key[k] >= 0)

@@ -47,7 +47,9 @@ class ContactSet {
   // Rows at the iterate φ_j into problem->inequality_jacobian / inequality_offset, the working-set
   // seed (rows active in the previous QP) into `seed`, and the friction term added to
   // problem->linear. Returns min over the candidate rows of h(φ_j) (m; +∞ when none).
-  double assemble(const Eigen::VectorXd& phi_j, qp::QpProblem* problem, std::vector<int>* seed);
+  // `relaxation` in (0, 1] weighs the new friction against the last QP's (1: no relaxation).
+  double assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
+                  std::vector<int>* seed);
 
   // Records the QP's solution for the rows of the last assemble().
   void record(const qp::QpSolution& solution);

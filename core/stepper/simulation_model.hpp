@@ -45,6 +45,9 @@ struct StepperOptions {
   // Contact candidates: a point enters the QP when h(p) at the end of the step is below
   // contact_margin (m) plus twice the largest node motion of the unconstrained step.
   double contact_margin = 0.02;
+  // After this many projection iterations of one step, friction updates are under-relaxed (halfway
+  // towards the new value), which breaks stick–slip cycles without moving the fixed point.
+  int friction_relaxation_after = 20;
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).
   int max_step_halvings = 4;

@@ -208,7 +208,8 @@ StepReport TimeStepper::step(SimulationState* state) {
     }
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts)
-      min_contact = m_contacts->assemble(m_phi, &m_qp, &m_seed);
+      min_contact = m_contacts->assemble(
+          m_phi, iteration < options.friction_relaxation_after ? 1.0 : 0.5, &m_qp, &m_seed);
     report.min_contact_value = min_contact;
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
         last_increment < options.increment_tolerance && min_contact >= -options.contact_tolerance) {
