@@ -1,28 +1,33 @@
 #include "core/qp/saddle_point_factorization.hpp"
 
 #include <algorithm>
-#include <limits>
 
 namespace clothfit::qp {
 
 namespace {
 
-// Sizes and index arrays of K and A_E, to detect a change of pattern.
-std::vector<int> pattern_key(const QpProblem& p) {
-  std::vector<int> key{p.num_variables(), p.num_equalities(),
-                       static_cast<int>(p.curvature.nonZeros()),
-                       static_cast<int>(p.equality_jacobian.nonZeros())};
-  const auto append = [&key](const int* begin, const int* end) {
-    key.insert(key.end(), begin, end);
-  };
-  if (p.has_curvature()) {
-    append(p.curvature.outerIndexPtr(), p.curvature.outerIndexPtr() + p.curvature.cols() + 1);
-    append(p.curvature.innerIndexPtr(), p.curvature.innerIndexPtr() + p.curvature.nonZeros());
-  }
-  const auto& a = p.equality_jacobian;
-  append(a.outerIndexPtr(), a.outerIndexPtr() + a.rows() + 1);
-  append(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
+// Sizes of the problem and its K and A_E: the part of the pattern key compared first.
+std::vector<int> pattern_sizes(const QpProblem& p) {
+  return {p.num_variables(), p.num_equalities(), static_cast<int>(p.curvature.rows()),
+          static_cast<int>(p.curvature.nonZeros()),
+          static_cast<int>(p.equality_jacobian.nonZeros())};
+}
+
+// Outer and inner index arrays of a compressed sparse matrix, concatenated.
+template <typename Matrix>
+std::vector<int> index_arrays(const Matrix& a) {
+  std::vector<int> key(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1);
+  key.insert(key.end(), a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
   return key;
+}
+
+template <typename Matrix>
+bool same_index_arrays(const Matrix& a, const std::vector<int>& key) {
+  const std::size_t outer = static_cast<std::size_t>(a.outerSize()) + 1;
+  if (!a.isCompressed() || key.size() != outer + static_cast<std::size_t>(a.nonZeros()))
+    return false;
+  return std::equal(a.outerIndexPtr(), a.outerIndexPtr() + outer, key.begin()) &&
+         std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), key.begin() + outer);
 }
 
 int slot(const Eigen::SparseMatrix<double>& m, int row, int col) {
@@ -32,6 +37,12 @@ int slot(const Eigen::SparseMatrix<double>& m, int row, int col) {
 }
 
 }  // namespace
+
+bool SaddlePointFactorization::same_pattern(const QpProblem& p) const {
+  return !m_key_sizes.empty() && m_key_sizes == pattern_sizes(p) &&
+         (!p.has_curvature() || same_index_arrays(p.curvature, m_key_curvature)) &&
+         same_index_arrays(p.equality_jacobian, m_key_equality);
+}
 
 void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
   const int n = p.num_variables(), m = p.num_equalities();
@@ -67,16 +78,19 @@ void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
       m_equality_slot.push_back(slot(m_kkt, n + r, static_cast<int>(it.col())));
     }
   }
-  m_ldlt.analyzePattern(m_kkt);
+  m_ldlt.analyze(m_kkt);
+  m_rhs.resize(n + m);
+  m_z.resize(n + m);
+  m_residual.resize(n + m);
+  m_key_sizes = pattern_sizes(p);
+  m_key_curvature = p.has_curvature() ? index_arrays(p.curvature) : std::vector<int>{};
+  m_key_equality = index_arrays(p.equality_jacobian);
 }
 
 bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_regularization,
                                          int refinement_steps) {
-  std::vector<int> key = pattern_key(p);
-  if (key != m_key) {
+  if (!same_pattern(p))
     rebuild_pattern(p);
-    m_key.swap(key);
-  }
   m_problem = &p;
   m_refinement_steps = refinement_steps;
   const int n = p.num_variables(), m = p.num_equalities();
@@ -103,26 +117,19 @@ bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_reg
   const double* a = p.equality_jacobian.valuePtr();
   for (std::size_t q = 0; q < m_equality_slot.size(); ++q)
     values[m_equality_slot[q]] = a[q];
-  m_ldlt.factorize(m_kkt);
-  return m_ldlt.info() == Eigen::Success;
+  return m_ldlt.factorize(m_kkt);
 }
 
 void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y,
                                      Eigen::VectorXd* x, Eigen::VectorXd* y) const {
   const QpProblem& p = *m_problem;
   const int n = p.num_variables(), m = p.num_equalities();
-  m_rhs.resize(n + m);
   m_rhs.head(n) = r_x;
   if (m > 0)
     m_rhs.tail(m) = r_y;
-  m_z = m_ldlt.solve(m_rhs);
-  // Refinement against the unregularised matrix until the residual reaches round-off or stops
-  // shrinking, at most m_refinement_steps times (the quasi-definite LDLᵀ with a tiny ε is not
-  // backward stable on its own: its error grows like 1/ε).
-  const double target = 1e-15 * m_rhs.norm();
-  double previous = std::numeric_limits<double>::infinity();
+  m_z = m_rhs;
+  m_ldlt.solve_in_place(&m_z);
   for (int step = 0; step < m_refinement_steps; ++step) {
-    m_residual.resize(n + m);
     m_residual.head(n) = m_rhs.head(n) - p.mass.cwiseProduct(m_z.head(n));
     if (p.has_curvature()) {
       m_residual.head(n).noalias() -= p.curvature.selfadjointView<Eigen::Lower>() * m_z.head(n);
@@ -132,11 +139,8 @@ void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Ve
       m_residual.tail(m) = m_rhs.tail(m);
       m_residual.tail(m).noalias() -= p.equality_jacobian * m_z.head(n);
     }
-    const double size = m_residual.norm();
-    if (size <= target || size > 0.9 * previous)
-      break;
-    previous = size;
-    m_z += m_ldlt.solve(m_residual);
+    m_ldlt.solve_in_place(&m_residual);
+    m_z += m_residual;
   }
   *x = m_z.head(n);
   *y = m_z.tail(m);

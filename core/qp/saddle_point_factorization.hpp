@@ -1,14 +1,15 @@
 // SaddlePointFactorization: the EqualitySystem for QPs with a curvature term K (Newton steps).
-// Factors the quasi-definite matrix [D + K, A_Eᵀ; A_E, −εI] by a sparse LDLᵀ (any symmetric
-// ordering is stable for quasi-definite matrices), reusing the symbolic analysis while the
-// patterns of K and A_E stay the same, and refines against the unregularised system.
+// Factors the quasi-definite matrix [D + K, A_Eᵀ; A_E, −εI] by a supernodal LDLᵀ (SupernodalLdlt;
+// a quasi-definite matrix has an LDLᵀ factorisation in every symmetric ordering), reusing the
+// symbolic analysis while the patterns of K and A_E stay the same, and refines against the
+// unregularised system. factorize() and solve() allocate nothing once the pattern is known.
 #pragma once
 
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <vector>
 
 #include "core/qp/equality_system.hpp"
+#include "core/qp/supernodal_ldlt.hpp"
 
 namespace clothfit::qp {
 
@@ -20,12 +21,14 @@ class SaddlePointFactorization final : public EqualitySystem {
              Eigen::VectorXd* y) const override;
 
  private:
+  bool same_pattern(const QpProblem& problem) const;
   void rebuild_pattern(const QpProblem& problem);
 
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> m_ldlt;
+  SupernodalLdlt m_ldlt;
   Eigen::SparseMatrix<double> m_kkt;  // lower triangle of the regularised matrix
   std::vector<int> m_diagonal_slot, m_curvature_slot, m_equality_slot;
-  std::vector<int> m_key;  // patterns of K and A_E the analysis was made for
+  // Sizes and index arrays of K and A_E the analysis was made for.
+  std::vector<int> m_key_sizes, m_key_curvature, m_key_equality;
   const QpProblem* m_problem = nullptr;
   int m_refinement_steps = 0;
   mutable Eigen::VectorXd m_rhs, m_z, m_residual;

@@ -1,0 +1,491 @@
+#include "core/qp/supernodal_ldlt.hpp"
+
+#include <Eigen/OrderingMethods>
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace clothfit::qp {
+
+namespace {
+
+using ColumnMatrix = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+using ConstColumnMatrix = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
+
+// Elimination tree of the symmetric matrix whose strictly upper pattern is given by columns
+// (upper_start, upper_row: rows i < k of column k). Liu's algorithm with path compression.
+std::vector<int> elimination_tree(int n, const std::vector<int>& upper_start,
+                                  const std::vector<int>& upper_row) {
+  std::vector<int> parent(n, -1), ancestor(n, -1);
+  for (int k = 0; k < n; ++k) {
+    for (int p = upper_start[k]; p < upper_start[k + 1]; ++p) {
+      int i = upper_row[p];
+      while (i != -1 && i < k) {
+        const int next = ancestor[i];
+        ancestor[i] = k;
+        if (next == -1)
+          parent[i] = k;
+        i = next;
+      }
+    }
+  }
+  return parent;
+}
+
+// post[k] = position of node k in a depth-first postorder of the forest (children in increasing
+// order).
+std::vector<int> postorder(const std::vector<int>& parent) {
+  const int n = static_cast<int>(parent.size());
+  std::vector<int> head(n, -1), next(n, -1), post(n, -1), stack;
+  for (int k = n - 1; k >= 0; --k) {
+    if (parent[k] >= 0) {
+      next[k] = head[parent[k]];
+      head[parent[k]] = k;
+    }
+  }
+  int order = 0;
+  stack.reserve(n);
+  for (int root = 0; root < n; ++root) {
+    if (parent[root] != -1)
+      continue;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const int top = stack.back();
+      const int child = head[top];
+      if (child == -1) {
+        stack.pop_back();
+        post[top] = order++;
+      } else {
+        head[top] = next[child];
+        stack.push_back(child);
+      }
+    }
+  }
+  return post;
+}
+
+// Supernodes with at least this many columns form their update matrix with Eigen's blocked
+// product; narrower ones with lower_rank_update.
+constexpr int kGemmColumns = 16;
+
+// C (r × r, lower triangle, leading dimension ldc) −= L Wᵀ for L and W (r × k, column-major with
+// leading dimensions ldl and ldw), four columns of L at a time so that each pass over a column of
+// C does four multiply–adds per load and store.
+void lower_rank_update(int r, int k, const double* l, int ldl, const double* w, int ldw, double* c,
+                       int ldc) {
+  for (int j = 0; j < r; ++j) {
+    double* cj = c + static_cast<long>(j) * ldc;
+    int t = 0;
+    for (; t + 4 <= k; t += 4) {
+      const double* l0 = l + static_cast<long>(t) * ldl;
+      const double* l1 = l0 + ldl;
+      const double* l2 = l1 + ldl;
+      const double* l3 = l2 + ldl;
+      const double a0 = w[static_cast<long>(t) * ldw + j],
+                   a1 = w[static_cast<long>(t + 1) * ldw + j];
+      const double a2 = w[static_cast<long>(t + 2) * ldw + j],
+                   a3 = w[static_cast<long>(t + 3) * ldw + j];
+      for (int i = j; i < r; ++i)
+        cj[i] -= l0[i] * a0 + l1[i] * a1 + l2[i] * a2 + l3[i] * a3;
+    }
+    for (; t < k; ++t) {
+      const double* l0 = l + static_cast<long>(t) * ldl;
+      const double a0 = w[static_cast<long>(t) * ldw + j];
+      for (int i = j; i < r; ++i)
+        cj[i] -= l0[i] * a0;
+    }
+  }
+}
+
+}  // namespace
+
+void SupernodalLdlt::analyze(const Eigen::SparseMatrix<double>& lower,
+                             const std::vector<int>& ordering) {
+  assert(lower.rows() == lower.cols() && lower.isCompressed());
+  const int n = static_cast<int>(lower.rows());
+  m_size = n;
+  m_input_nonzeros = lower.nonZeros();
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
+
+  // 1. Fill-reducing ordering.
+  std::vector<int> old_of_new(n);
+  if (!ordering.empty()) {
+    assert(static_cast<int>(ordering.size()) == n);
+    old_of_new = ordering;
+  } else if (n > 0) {
+    const Eigen::SparseMatrix<double> full = lower.selfadjointView<Eigen::Lower>();
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> amd;
+    Eigen::AMDOrdering<int>()(full, amd);
+    for (int i = 0; i < n; ++i)
+      old_of_new[i] = amd.indices()[i];
+  }
+  std::vector<int> new_of_old(n);
+  for (int i = 0; i < n; ++i)
+    new_of_old[old_of_new[i]] = i;
+
+  // 2. Strict upper pattern by columns in that ordering, its elimination tree and a postorder.
+  const auto upper_pattern = [&](const std::vector<int>& index_of_old, std::vector<int>* start,
+                                 std::vector<int>* rows) {
+    start->assign(n + 1, 0);
+    for (int c = 0; c < n; ++c) {
+      for (int p = outer[c]; p < outer[c + 1]; ++p) {
+        const int a = index_of_old[inner[p]], b = index_of_old[c];
+        if (a != b)
+          ++(*start)[std::max(a, b) + 1];
+      }
+    }
+    for (int k = 0; k < n; ++k)
+      (*start)[k + 1] += (*start)[k];
+    rows->resize((*start)[n]);
+    std::vector<int> fill(start->begin(), start->end() - 1);
+    for (int c = 0; c < n; ++c) {
+      for (int p = outer[c]; p < outer[c + 1]; ++p) {
+        const int a = index_of_old[inner[p]], b = index_of_old[c];
+        if (a != b)
+          (*rows)[fill[std::max(a, b)]++] = std::min(a, b);
+      }
+    }
+  };
+  std::vector<int> upper_start, upper_row;
+  upper_pattern(new_of_old, &upper_start, &upper_row);
+  const std::vector<int> post = postorder(elimination_tree(n, upper_start, upper_row));
+  // Final ordering: the postorder of the first one (same fill, contiguous subtrees).
+  std::vector<int> final_of_old(n);
+  m_old_of_new.resize(n);
+  for (int i = 0; i < n; ++i) {
+    final_of_old[old_of_new[i]] = post[i];
+    m_old_of_new[post[i]] = old_of_new[i];
+  }
+  upper_pattern(final_of_old, &upper_start, &upper_row);
+  const std::vector<int> parent = elimination_tree(n, upper_start, upper_row);
+
+  // 3. Column structures of L (rows below the diagonal): struct(j) = A's column j below j ∪ the
+  // structures of j's children, minus j.
+  std::vector<int> lower_start(n + 1, 0), lower_row(upper_row.size());
+  for (int k = 0; k < n; ++k) {
+    for (int p = upper_start[k]; p < upper_start[k + 1]; ++p)
+      ++lower_start[upper_row[p] + 1];
+  }
+  for (int k = 0; k < n; ++k)
+    lower_start[k + 1] += lower_start[k];
+  {
+    std::vector<int> fill(lower_start.begin(), lower_start.end() - 1);
+    for (int k = 0; k < n; ++k) {
+      for (int p = upper_start[k]; p < upper_start[k + 1]; ++p)
+        lower_row[fill[upper_row[p]]++] = k;
+    }
+  }
+  std::vector<int> child_head(n, -1), child_next(n, -1);
+  for (int k = n - 1; k >= 0; --k) {
+    if (parent[k] >= 0) {
+      child_next[k] = child_head[parent[k]];
+      child_head[parent[k]] = k;
+    }
+  }
+  std::vector<std::vector<int>> structure(n);
+  std::vector<int> mark(n, -1);
+  for (int j = 0; j < n; ++j) {
+    std::vector<int>& s = structure[j];
+    mark[j] = j;
+    for (int p = lower_start[j]; p < lower_start[j + 1]; ++p) {
+      if (mark[lower_row[p]] != j) {
+        mark[lower_row[p]] = j;
+        s.push_back(lower_row[p]);
+      }
+    }
+    for (int c = child_head[j]; c != -1; c = child_next[c]) {
+      for (int i : structure[c]) {
+        if (mark[i] != j) {
+          mark[i] = j;
+          s.push_back(i);
+        }
+      }
+    }
+    std::sort(s.begin(), s.end());
+  }
+
+  // 4. Fundamental supernodes (a column joins its predecessor when it is that column's parent and
+  // the structures nest), then amalgamation of a supernode with the one just before it when that
+  // one's last column has the first column of this one as parent.
+  std::vector<int> first{};
+  for (int j = 0; j < n; ++j) {
+    const bool joins =
+        j > 0 && parent[j - 1] == j && structure[j - 1].size() == structure[j].size() + 1;
+    if (!joins)
+      first.push_back(j);
+  }
+  first.push_back(n);
+  std::vector<int> merged_first;
+  std::vector<long> merged_zeros;
+  const auto block_entries = [](long k, long r) { return k * (k + 1) / 2 + k * r; };
+  for (std::size_t s = 0; s + 1 < first.size(); ++s) {
+    const int f = first[s], l = first[s + 1] - 1;
+    const long k = l - f + 1, r = static_cast<long>(structure[l].size());
+    if (!merged_first.empty()) {
+      const int cf = merged_first.back();
+      const long ck = f - cf;
+      const long cr = static_cast<long>(structure[f - 1].size());
+      if (parent[f - 1] == f && ck + k <= m_options.max_merged_columns) {
+        const long zeros = merged_zeros.back() + block_entries(ck + k, r) - block_entries(ck, cr) -
+                           block_entries(k, r);
+        const long total = block_entries(ck + k, r);
+        if (ck <= m_options.always_merge_columns ||
+            static_cast<double>(zeros) <=
+                m_options.max_zero_fraction * static_cast<double>(total)) {
+          merged_zeros.back() = zeros;
+          continue;  // s joins the previous supernode
+        }
+      }
+    }
+    merged_first.push_back(f);
+    merged_zeros.push_back(0);
+  }
+  merged_first.push_back(n);
+  m_first_column = merged_first;
+  const int num_super = static_cast<int>(m_first_column.size()) - 1;
+  std::vector<int> super_of_column(n);
+  for (int s = 0; s < num_super; ++s) {
+    for (int j = m_first_column[s]; j < m_first_column[s + 1]; ++j)
+      super_of_column[j] = s;
+  }
+  std::vector<int> super_parent(num_super, -1);
+  m_row_offset.assign(num_super + 1, 0);
+  m_rows.clear();
+  for (int s = 0; s < num_super; ++s) {
+    const int l = m_first_column[s + 1] - 1;
+    super_parent[s] = parent[l] >= 0 ? super_of_column[parent[l]] : -1;
+    m_rows.insert(m_rows.end(), structure[l].begin(), structure[l].end());
+    m_row_offset[s + 1] = static_cast<int>(m_rows.size());
+  }
+  structure.clear();
+  structure.shrink_to_fit();
+
+  // 5. Children (in push order), storage offsets, stack size.
+  m_child_offset.assign(num_super + 1, 0);
+  for (int s = 0; s < num_super; ++s) {
+    if (super_parent[s] >= 0)
+      ++m_child_offset[super_parent[s] + 1];
+  }
+  for (int s = 0; s < num_super; ++s)
+    m_child_offset[s + 1] += m_child_offset[s];
+  m_children.resize(m_child_offset[num_super]);
+  {
+    std::vector<int> fill(m_child_offset.begin(), m_child_offset.end() - 1);
+    for (int s = 0; s < num_super; ++s) {
+      if (super_parent[s] >= 0)
+        m_children[fill[super_parent[s]]++] = s;
+    }
+  }
+  m_factor_offset.assign(num_super + 1, 0);
+  m_max_front = 0;
+  long max_panel = 0, stack = 0;
+  m_stack_size = 0;
+  for (int s = 0; s < num_super; ++s) {
+    const long k = m_first_column[s + 1] - m_first_column[s];
+    const long r = m_row_offset[s + 1] - m_row_offset[s];
+    m_factor_offset[s + 1] = m_factor_offset[s] + (k + r) * k;
+    m_max_front = std::max(m_max_front, (k + r) * (k + r));
+    max_panel = std::max(max_panel, r * k);
+    for (int c = m_child_offset[s]; c < m_child_offset[s + 1]; ++c) {
+      const long rc = m_row_offset[m_children[c] + 1] - m_row_offset[m_children[c]];
+      stack -= rc * rc;
+    }
+    stack += r * r;
+    m_stack_size = std::max(m_stack_size, stack);
+  }
+
+  // 6. Front positions: extend-add maps of each supernode into its parent, and the assembly of
+  // the input entries.
+  std::vector<int> front_index(n, -1);
+  const auto set_front = [&](int s) {
+    const int f = m_first_column[s], k = m_first_column[s + 1] - f;
+    for (int j = 0; j < k; ++j)
+      front_index[f + j] = j;
+    for (int p = m_row_offset[s]; p < m_row_offset[s + 1]; ++p)
+      front_index[m_rows[p]] = k + (p - m_row_offset[s]);
+  };
+  m_relative.assign(m_rows.size(), -1);
+  for (int s = 0; s < num_super; ++s) {
+    set_front(s);
+    for (int c = m_child_offset[s]; c < m_child_offset[s + 1]; ++c) {
+      const int child = m_children[c];
+      for (int p = m_row_offset[child]; p < m_row_offset[child + 1]; ++p)
+        m_relative[p] = front_index[m_rows[p]];
+    }
+  }
+  const int nnz = static_cast<int>(lower.nonZeros());
+  std::vector<int> entry_super(nnz), entry_row(nnz), entry_column(nnz);
+  m_entry_offset.assign(num_super + 1, 0);
+  for (int c = 0; c < n; ++c) {
+    for (int p = outer[c]; p < outer[c + 1]; ++p) {
+      const int a = final_of_old[inner[p]], b = final_of_old[c];
+      entry_row[p] = std::max(a, b);
+      entry_column[p] = std::min(a, b);
+      entry_super[p] = super_of_column[entry_column[p]];
+      ++m_entry_offset[entry_super[p] + 1];
+    }
+  }
+  for (int s = 0; s < num_super; ++s)
+    m_entry_offset[s + 1] += m_entry_offset[s];
+  m_entry_value.resize(nnz);
+  {
+    std::vector<int> fill(m_entry_offset.begin(), m_entry_offset.end() - 1);
+    for (int p = 0; p < nnz; ++p)
+      m_entry_value[fill[entry_super[p]]++] = p;
+  }
+  m_entry_position.resize(nnz);
+  for (int s = 0; s < num_super; ++s) {
+    set_front(s);
+    const int front =
+        m_first_column[s + 1] - m_first_column[s] + m_row_offset[s + 1] - m_row_offset[s];
+    for (int e = m_entry_offset[s]; e < m_entry_offset[s + 1]; ++e) {
+      const int p = m_entry_value[e];
+      m_entry_position[e] = front_index[entry_column[p]] * front + front_index[entry_row[p]];
+    }
+  }
+
+  m_factor.assign(m_factor_offset[num_super], 0.0);
+  m_d.setZero(n);
+  m_front.assign(m_max_front, 0.0);
+  m_stack.assign(m_stack_size + max_panel, 0.0);  // the tail holds L₂₁ D₁ during a factorisation
+  m_work.resize(n);
+  long max_rows = 0;
+  for (int s = 0; s < num_super; ++s)
+    max_rows = std::max<long>(max_rows, m_row_offset[s + 1] - m_row_offset[s]);
+  m_gather.resize(max_rows);
+}
+
+bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
+  assert(lower.rows() == m_size && lower.nonZeros() == m_input_nonzeros);
+  const double* values = lower.valuePtr();
+  const int num_super = num_supernodes();
+  double* front = m_front.data();
+  double* scaled = m_stack.data() + m_stack_size;  // L₂₁ D₁ (r × k)
+  long top = 0;  // end of the used part of the update-matrix stack
+  for (int s = 0; s < num_super; ++s) {
+    const int first = m_first_column[s];
+    const int k = m_first_column[s + 1] - first;
+    const int r = m_row_offset[s + 1] - m_row_offset[s];
+    const int f = k + r;
+    for (int j = 0; j < f; ++j)
+      std::fill(front + static_cast<long>(j) * f + j, front + static_cast<long>(j + 1) * f, 0.0);
+    for (int e = m_entry_offset[s]; e < m_entry_offset[s + 1]; ++e)
+      front[m_entry_position[e]] += values[m_entry_value[e]];
+    // Extend-add the children's update matrices, last pushed first.
+    for (int c = m_child_offset[s + 1] - 1; c >= m_child_offset[s]; --c) {
+      const int child = m_children[c];
+      const int rc = m_row_offset[child + 1] - m_row_offset[child];
+      top -= static_cast<long>(rc) * rc;
+      const double* update = m_stack.data() + top;
+      const int* relative = m_relative.data() + m_row_offset[child];
+      for (int j = 0; j < rc; ++j) {
+        double* column = front + static_cast<long>(relative[j]) * f;
+        const double* source = update + static_cast<long>(j) * rc;
+        for (int i = j; i < rc; ++i)
+          column[relative[i]] += source[i];
+      }
+    }
+    // Dense LDLᵀ of the k pivot columns.
+    for (int j = 0; j < k; ++j) {
+      double* cj = front + static_cast<long>(j) * f;
+      const double d = cj[j];
+      if (d == 0.0 || !std::isfinite(d))
+        return false;
+      m_d[first + j] = d;
+      const double inverse = 1.0 / d;
+      for (int jj = j + 1; jj < k; ++jj) {
+        const double t = cj[jj] * inverse;
+        double* cjj = front + static_cast<long>(jj) * f;
+        for (int i = jj; i < f; ++i)
+          cjj[i] -= cj[i] * t;
+      }
+      for (int i = j + 1; i < f; ++i)
+        cj[i] *= inverse;
+    }
+    std::copy(front, front + static_cast<long>(f) * k, m_factor.data() + m_factor_offset[s]);
+    if (r > 0) {
+      // Update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (lower triangle), pushed for the parent.
+      for (int j = 0; j < k; ++j) {
+        const double d = m_d[first + j];
+        const double* lj = front + static_cast<long>(j) * f + k;
+        for (int i = 0; i < r; ++i)
+          scaled[static_cast<long>(j) * r + i] = lj[i] * d;
+      }
+      double* f22 = front + static_cast<long>(k) * f + k;
+      if (k >= kGemmColumns) {
+        const ConstColumnMatrix l21(front + k, r, k, Eigen::OuterStride<>(f));
+        const ConstColumnMatrix w(scaled, r, k, Eigen::OuterStride<>(r));
+        ColumnMatrix c(f22, r, r, Eigen::OuterStride<>(f));
+        c.triangularView<Eigen::Lower>() -= w * l21.transpose();
+      } else {
+        lower_rank_update(r, k, front + k, f, scaled, r, f22, f);
+      }
+      double* update = m_stack.data() + top;
+      for (int j = 0; j < r; ++j)
+        std::copy(f22 + static_cast<long>(j) * f + j, f22 + static_cast<long>(j) * f + r,
+                  update + static_cast<long>(j) * r + j);
+      top += static_cast<long>(r) * r;
+    }
+  }
+  return true;
+}
+
+void SupernodalLdlt::solve_in_place(Eigen::VectorXd* b) const {
+  assert(b->size() == m_size);
+  Eigen::VectorXd& w = m_work;
+  for (int i = 0; i < m_size; ++i)
+    w[i] = (*b)[m_old_of_new[i]];
+  const int num_super = num_supernodes();
+  for (int s = 0; s < num_super; ++s) {
+    const int first = m_first_column[s];
+    const int k = m_first_column[s + 1] - first;
+    const int r = m_row_offset[s + 1] - m_row_offset[s];
+    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
+                              Eigen::OuterStride<>(k + r));
+    auto ws = w.segment(first, k);
+    l.topRows(k).triangularView<Eigen::UnitLower>().solveInPlace(ws);
+    if (r > 0) {
+      auto g = m_gather.head(r);
+      g.noalias() = l.bottomRows(r) * ws;
+      const int* rows = m_rows.data() + m_row_offset[s];
+      for (int i = 0; i < r; ++i)
+        w[rows[i]] -= g[i];
+    }
+  }
+  w.array() /= m_d.array();
+  for (int s = num_super - 1; s >= 0; --s) {
+    const int first = m_first_column[s];
+    const int k = m_first_column[s + 1] - first;
+    const int r = m_row_offset[s + 1] - m_row_offset[s];
+    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
+                              Eigen::OuterStride<>(k + r));
+    auto ws = w.segment(first, k);
+    if (r > 0) {
+      auto g = m_gather.head(r);
+      const int* rows = m_rows.data() + m_row_offset[s];
+      for (int i = 0; i < r; ++i)
+        g[i] = w[rows[i]];
+      ws.noalias() -= l.bottomRows(r).transpose() * g;
+    }
+    l.topRows(k).triangularView<Eigen::UnitLower>().transpose().solveInPlace(ws);
+  }
+  for (int i = 0; i < m_size; ++i)
+    (*b)[m_old_of_new[i]] = w[i];
+}
+
+int SupernodalLdlt::num_negative_pivots() const {
+  return static_cast<int>((m_d.array() < 0.0).count());
+}
+
+double SupernodalLdlt::factor_multiply_adds() const {
+  double total = 0.0;
+  for (int s = 0; s < num_supernodes(); ++s) {
+    const double k = m_first_column[s + 1] - m_first_column[s];
+    const double r = m_row_offset[s + 1] - m_row_offset[s];
+    total += k * k * (k / 3.0 + r) / 2.0 + r * (r + 1.0) / 2.0 * k;
+  }
+  return total;
+}
+
+}  // namespace clothfit::qp

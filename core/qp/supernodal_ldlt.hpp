@@ -1,0 +1,84 @@
+// SupernodalLdlt: a multifrontal supernodal LDLᵀ factorisation, without pivoting, of a sparse
+// symmetric matrix whose every leading principal minor (in the chosen ordering) is nonsingular —
+// e.g. a quasi-definite matrix [H, Aᵀ; A, −εI] with H ≻ 0, ε > 0, which has such a factorisation
+// in every symmetric ordering (Vanderbei 1995).
+//
+// analyze() computes, once per sparsity pattern, a fill-reducing ordering (AMD on the symmetric
+// pattern, then an elimination-tree postorder), the supernodes (runs of columns of L with nested
+// structure, relaxed by amalgamation so that small supernodes are merged with their parent when
+// that adds few explicit zeros), and the index maps that scatter the matrix entries into the
+// frontal matrices and extend-add each child's update matrix into its parent's front.
+// factorize() then only moves values: per supernode, assemble the dense front, factor its pivot
+// columns (dense LDLᵀ of the k × k block and a triangular solve for the rows below) and form the
+// update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ with one dense product. It allocates nothing. solve_in_place()
+// runs the two triangular sweeps supernode by supernode, also without allocation.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <vector>
+
+namespace clothfit::qp {
+
+struct SupernodalLdltOptions {
+  // Amalgamation: a child supernode is merged into its parent when the merged supernode has at
+  // most `max_merged_columns` columns and either the child has at most `always_merge_columns`
+  // columns or the explicit zeros added stay below `max_zero_fraction` of the merged block.
+  int max_merged_columns = 64;
+  int always_merge_columns = 4;
+  double max_zero_fraction = 0.1;
+};
+
+class SupernodalLdlt {
+ public:
+  explicit SupernodalLdlt(const SupernodalLdltOptions& options = {}) : m_options(options) {}
+
+  // `lower`: the (N × N) lower triangle, diagonal included and every diagonal entry present, of a
+  // symmetric matrix in compressed column storage. Only its pattern is read. `ordering`, when not
+  // empty, is a fill-reducing ordering to use instead of AMD (ordering[new] = old, size N).
+  void analyze(const Eigen::SparseMatrix<double>& lower, const std::vector<int>& ordering = {});
+
+  // Factors a matrix with the pattern given to analyze() (same index arrays). Returns false, and
+  // leaves the factor unusable, when a pivot is zero or not finite.
+  bool factorize(const Eigen::SparseMatrix<double>& lower);
+
+  // b (N) ← A⁻¹ b with the last successful factorisation.
+  void solve_in_place(Eigen::VectorXd* b) const;
+
+  int size() const { return m_size; }
+  // Entries of L (below and on the diagonal, explicit zeros of amalgamation included).
+  long factor_nonzeros() const { return static_cast<long>(m_factor.size()); }
+  int num_supernodes() const { return static_cast<int>(m_first_column.size()) - 1; }
+  int num_negative_pivots() const;
+  // Multiply–adds of one factorize(): the pivot columns and the update matrices.
+  double factor_multiply_adds() const;
+  // D (N) in the factorisation's ordering.
+  const Eigen::VectorXd& pivots() const { return m_d; }
+
+ private:
+  SupernodalLdltOptions m_options;
+  int m_size = 0;
+  long m_input_nonzeros = 0;
+  std::vector<int> m_old_of_new;  // (N) ordering: position → original index
+  // Supernode s owns the columns m_first_column[s] … m_first_column[s+1]−1 (in the new ordering);
+  // its front is those columns followed by the rows m_rows[m_row_offset[s] … m_row_offset[s+1]).
+  std::vector<int> m_first_column;
+  std::vector<int> m_row_offset, m_rows;
+  std::vector<long> m_factor_offset;  // L block of s: column-major (front size × columns)
+  std::vector<int> m_child_offset, m_children;  // children of s, in the order they were pushed
+  std::vector<int> m_relative;  // laid out like m_rows: front positions in the parent's front
+  // Assembly: input value index m_entry_value[e] adds into the front of its supernode at
+  // m_entry_position[e] (column-major, leading dimension = front size); entries grouped per
+  // supernode by m_entry_offset.
+  std::vector<int> m_entry_offset, m_entry_value, m_entry_position;
+  long m_max_front = 0;  // max front size², doubles
+  long m_stack_size = 0;
+  std::vector<double> m_factor;      // all L blocks
+  Eigen::VectorXd m_d;               // (N) pivots
+  std::vector<double> m_front;       // dense front work space
+  std::vector<double> m_stack;       // update matrices of supernodes waiting for their parent
+  mutable Eigen::VectorXd m_work;    // (N) permuted right-hand side
+  mutable Eigen::VectorXd m_gather;  // rows of one supernode
+};
+
+}  // namespace clothfit::qp

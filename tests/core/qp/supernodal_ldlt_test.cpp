@@ -1,0 +1,220 @@
+#include "core/qp/supernodal_ldlt.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace clothfit::qp {
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+// A random sparse quasi-definite matrix [H, Aᵀ; A, −εI] (lower triangle): H = D + B Bᵀ with D
+// positive diagonal and B sparse (so H ≻ 0), A (m × n) sparse with `per_row` entries per row.
+SparseMatrix random_quasi_definite(std::mt19937& rng, int n, int m, int per_row, double epsilon) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0), positive(0.2, 5.0);
+  std::uniform_int_distribution<int> column(0, n - 1);
+  Eigen::MatrixXd h = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i)
+    h(i, i) = positive(rng);
+  for (int t = 0; t < n / 2; ++t) {  // sparse rank-1 terms b bᵀ over 2–3 variables
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
+    for (int e = 0; e < 2 + t % 2; ++e)
+      b[column(rng)] = uniform(rng);
+    h += b * b.transpose();
+  }
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (int c = 0; c < n; ++c) {
+    for (int r = c; r < n; ++r) {
+      if (h(r, c) != 0.0 || r == c)
+        triplets.emplace_back(r, c, h(r, c));
+    }
+  }
+  for (int r = 0; r < m; ++r) {
+    std::vector<int> columns;
+    while (static_cast<int>(columns.size()) < std::min(per_row, n)) {
+      const int c = column(rng);
+      if (std::find(columns.begin(), columns.end(), c) == columns.end())
+        columns.push_back(c);
+    }
+    for (int c : columns)
+      triplets.emplace_back(n + r, c, uniform(rng));
+    triplets.emplace_back(n + r, n + r, -epsilon);
+  }
+  SparseMatrix lower(n + m, n + m);
+  lower.setFromTriplets(triplets.begin(), triplets.end());
+  lower.makeCompressed();
+  return lower;
+}
+
+Eigen::MatrixXd dense_symmetric(const SparseMatrix& lower) {
+  const SparseMatrix full = lower.selfadjointView<Eigen::Lower>();
+  return Eigen::MatrixXd(full);
+}
+
+double relative_residual(const SparseMatrix& lower, const Eigen::VectorXd& x,
+                         const Eigen::VectorXd& b) {
+  const SparseMatrix full = lower.selfadjointView<Eigen::Lower>();
+  return (full * x - b).lpNorm<Eigen::Infinity>() /
+         (Eigen::MatrixXd(full).cwiseAbs().rowwise().sum().maxCoeff() *
+              x.lpNorm<Eigen::Infinity>() +
+          b.lpNorm<Eigen::Infinity>());
+}
+
+TEST(SupernodalLdlt, QuasiDefiniteSolvesMatchDenseAndInertiaIsNM) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 5 + trial * 3, m = (trial * 2) % (n - 1) + 1;
+    const SparseMatrix lower = random_quasi_definite(rng, n, m, 2 + trial % 7, 1e-3);
+    SupernodalLdlt ldlt;
+    ldlt.analyze(lower);
+    ASSERT_TRUE(ldlt.factorize(lower)) << "trial " << trial;
+    EXPECT_EQ(ldlt.num_negative_pivots(), m) << "trial " << trial;
+    Eigen::VectorXd b = Eigen::VectorXd::Random(n + m), x = b;
+    ldlt.solve_in_place(&x);
+    const Eigen::VectorXd dense = dense_symmetric(lower).lu().solve(b);
+    EXPECT_LT(relative_residual(lower, x, b), 1e-13) << "trial " << trial;
+    EXPECT_LT((x - dense).lpNorm<Eigen::Infinity>(), 1e-8 * dense.lpNorm<Eigen::Infinity>())
+        << "trial " << trial;
+  }
+}
+
+TEST(SupernodalLdlt, AgreesWithSimplicialLdltOnRandomSpdMatrices) {
+  // The algorithm it replaced (Eigen's SimplicialLDLT) as the oracle.
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 10 + 17 * trial;
+    const SparseMatrix lower = random_quasi_definite(rng, n, 0, 0, 0.0);
+    SupernodalLdlt ldlt;
+    ldlt.analyze(lower);
+    ASSERT_TRUE(ldlt.factorize(lower));
+    EXPECT_EQ(ldlt.num_negative_pivots(), 0);
+    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> oracle(lower);
+    ASSERT_EQ(oracle.info(), Eigen::Success);
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+    Eigen::VectorXd x = b;
+    ldlt.solve_in_place(&x);
+    const Eigen::VectorXd expected = oracle.solve(b);
+    EXPECT_LT((x - expected).lpNorm<Eigen::Infinity>(), 1e-11 * expected.lpNorm<Eigen::Infinity>());
+    // The determinant is ordering-independent: compare log|det| through the pivots.
+    EXPECT_NEAR(ldlt.pivots().array().abs().log().sum(), oracle.vectorD().array().abs().log().sum(),
+                1e-9 * n);
+  }
+}
+
+TEST(SupernodalLdlt, RefactorizesNewValuesWithTheSamePattern) {
+  std::mt19937 rng(5);
+  SparseMatrix lower = random_quasi_definite(rng, 60, 40, 4, 1e-6);
+  SupernodalLdlt ldlt;
+  ldlt.analyze(lower);
+  std::uniform_real_distribution<double> scale(0.5, 2.0);
+  for (int round = 0; round < 5; ++round) {
+    // New values, same pattern: scale the off-diagonal entries of A; H and −εI stay as they are.
+    for (int c = 0; c < 60; ++c) {
+      for (SparseMatrix::InnerIterator it(lower, c); it; ++it) {
+        if (it.row() >= 60)
+          it.valueRef() *= scale(rng);
+      }
+    }
+    ASSERT_TRUE(ldlt.factorize(lower));
+    Eigen::VectorXd b = Eigen::VectorXd::Random(100), x = b;
+    ldlt.solve_in_place(&x);
+    // ε = 1e-6 makes the growth ‖A‖²/ε large: no worse than the algorithm it replaced.
+    const Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> oracle(lower);
+    const double oracle_residual = relative_residual(lower, oracle.solve(b), b);
+    EXPECT_LT(relative_residual(lower, x, b), std::max(1e-13, 10.0 * oracle_residual))
+        << "round " << round;
+  }
+}
+
+TEST(SupernodalLdlt, GivenOrderingAndAmalgamationSettingsGiveTheSameSolution) {
+  std::mt19937 rng(9);
+  const SparseMatrix lower = random_quasi_definite(rng, 90, 50, 5, 1e-4);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(140);
+  SupernodalLdlt reference;
+  reference.analyze(lower);
+  ASSERT_TRUE(reference.factorize(lower));
+  Eigen::VectorXd expected = b;
+  reference.solve_in_place(&expected);
+
+  std::vector<int> natural(140), reversed(140);
+  std::iota(natural.begin(), natural.end(), 0);
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  SupernodalLdltOptions no_merging;
+  no_merging.always_merge_columns = 0;
+  no_merging.max_zero_fraction = 0.0;
+  SupernodalLdltOptions heavy_merging;
+  heavy_merging.max_merged_columns = 1000;
+  heavy_merging.always_merge_columns = 1000;
+  for (const auto& [ordering, options] :
+       {std::pair{natural, SupernodalLdltOptions{}}, std::pair{reversed, SupernodalLdltOptions{}},
+        std::pair{std::vector<int>{}, no_merging}, std::pair{std::vector<int>{}, heavy_merging}}) {
+    SupernodalLdlt ldlt(options);
+    ldlt.analyze(lower, ordering);
+    ASSERT_TRUE(ldlt.factorize(lower));
+    EXPECT_EQ(ldlt.num_negative_pivots(), 50);
+    Eigen::VectorXd x = b;
+    ldlt.solve_in_place(&x);
+    EXPECT_LT((x - expected).lpNorm<Eigen::Infinity>(), 1e-9 * expected.lpNorm<Eigen::Infinity>());
+  }
+  // Merging everything into one supernode per tree makes fewer, larger supernodes.
+  SupernodalLdlt merged(heavy_merging), separate(no_merging);
+  merged.analyze(lower);
+  separate.analyze(lower);
+  EXPECT_LT(merged.num_supernodes(), separate.num_supernodes());
+  EXPECT_GE(merged.factor_nonzeros(), separate.factor_nonzeros());
+}
+
+TEST(SupernodalLdlt, DiagonalAndEmptyMatrices) {
+  SparseMatrix diagonal(4, 4);
+  for (int i = 0; i < 4; ++i)
+    diagonal.insert(i, i) = i % 2 == 0 ? 2.0 : -4.0;
+  diagonal.makeCompressed();
+  SupernodalLdlt ldlt;
+  ldlt.analyze(diagonal);
+  ASSERT_TRUE(ldlt.factorize(diagonal));
+  Eigen::VectorXd x(4);
+  x << 2.0, 4.0, 6.0, 8.0;
+  ldlt.solve_in_place(&x);
+  EXPECT_DOUBLE_EQ(x[0], 1.0);
+  EXPECT_DOUBLE_EQ(x[1], -1.0);
+  EXPECT_DOUBLE_EQ(x[2], 3.0);
+  EXPECT_DOUBLE_EQ(x[3], -2.0);
+  EXPECT_EQ(ldlt.num_negative_pivots(), 2);
+
+  SparseMatrix empty(0, 0);
+  empty.makeCompressed();
+  SupernodalLdlt none;
+  none.analyze(empty);
+  EXPECT_TRUE(none.factorize(empty));
+  Eigen::VectorXd nothing(0);
+  none.solve_in_place(&nothing);
+  EXPECT_EQ(none.num_supernodes(), 0);
+}
+
+TEST(SupernodalLdlt, ZeroOrNonFinitePivotIsReportedNotThrown) {
+  // [1 1; 1 1] is singular: the second pivot is exactly 0 in either order.
+  SparseMatrix singular(2, 2);
+  singular.insert(0, 0) = 1.0;
+  singular.insert(1, 0) = 1.0;
+  singular.insert(1, 1) = 1.0;
+  singular.makeCompressed();
+  SupernodalLdlt ldlt;
+  ldlt.analyze(singular);
+  EXPECT_FALSE(ldlt.factorize(singular));
+
+  std::mt19937 rng(1);
+  SparseMatrix lower = random_quasi_definite(rng, 20, 10, 3, 1e-3);
+  SupernodalLdlt other;
+  other.analyze(lower);
+  ASSERT_TRUE(other.factorize(lower));
+  lower.coeffRef(3, 3) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(other.factorize(lower));
+}
+
+}  // namespace
+}  // namespace clothfit::qp
