@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/qp/saddle_point_ordering.hpp"
+
 namespace clothfit::qp {
 
 namespace {
@@ -78,7 +80,7 @@ void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
       m_equality_slot.push_back(slot(m_kkt, n + r, static_cast<int>(it.col())));
     }
   }
-  m_ldlt.analyze(m_kkt);
+  m_ldlt.analyze(m_kkt, saddle_point_ordering(p.curvature, p.equality_jacobian));
   m_rhs.resize(n + m);
   m_z.resize(n + m);
   m_residual.resize(n + m);

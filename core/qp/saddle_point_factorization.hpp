@@ -1,8 +1,9 @@
 // SaddlePointFactorization: the EqualitySystem for QPs with a curvature term K (Newton steps).
 // Factors the quasi-definite matrix [D + K, A_Eᵀ; A_E, −εI] by a supernodal LDLᵀ (SupernodalLdlt;
-// a quasi-definite matrix has an LDLᵀ factorisation in every symmetric ordering), reusing the
-// symbolic analysis while the patterns of K and A_E stay the same, and refines against the
-// unregularised system. factorize() and solve() allocate nothing once the pattern is known.
+// a quasi-definite matrix has an LDLᵀ factorisation in every symmetric ordering) in the
+// node-grouped ordering of saddle_point_ordering, reusing the symbolic analysis while the patterns
+// of K and A_E stay the same, and refines against the unregularised system. factorize() and solve()
+// allocate nothing once the pattern is known.
 #pragma once
 
 #include <Eigen/SparseCore>
