@@ -66,34 +66,46 @@ std::vector<int> postorder(const std::vector<int>& parent) {
 
 // Supernodes with at least this many columns form their update matrix with Eigen's blocked
 // product; narrower ones with lower_rank_update.
-constexpr int kGemmColumns = 16;
+constexpr int kGemmColumns = 8;
 
-// C (r × r, lower triangle, leading dimension ldc) −= L Wᵀ for L and W (r × k, column-major with
-// leading dimensions ldl and ldw), four columns of L at a time so that each pass over a column of
-// C does four multiply–adds per load and store.
-void lower_rank_update(int r, int k, const double* l, int ldl, const double* w, int ldw, double* c,
-                       int ldc) {
-  for (int j = 0; j < r; ++j) {
-    double* cj = c + static_cast<long>(j) * ldc;
-    int t = 0;
-    for (; t + 4 <= k; t += 4) {
-      const double* l0 = l + static_cast<long>(t) * ldl;
-      const double* l1 = l0 + ldl;
-      const double* l2 = l1 + ldl;
-      const double* l3 = l2 + ldl;
-      const double a0 = w[static_cast<long>(t) * ldw + j],
-                   a1 = w[static_cast<long>(t + 1) * ldw + j];
-      const double a2 = w[static_cast<long>(t + 2) * ldw + j],
-                   a3 = w[static_cast<long>(t + 3) * ldw + j];
-      for (int i = j; i < r; ++i)
-        cj[i] -= l0[i] * a0 + l1[i] * a1 + l2[i] * a2 + l3[i] * a3;
+// c[i] −= Σ_{t<k} l[t·ldl + i] a[t] for begin ≤ i < end, up to four columns of l per pass over c,
+// so that each load and store of c carries up to four multiply–adds.
+void column_update(int begin, int end, int k, const double* l, long ldl, const double* a,
+                   double* c) {
+  int t = 0;
+  for (; t + 4 <= k; t += 4) {
+    const double* l0 = l + t * ldl;
+    const double* l1 = l0 + ldl;
+    const double* l2 = l1 + ldl;
+    const double* l3 = l2 + ldl;
+    const double a0 = a[t], a1 = a[t + 1], a2 = a[t + 2], a3 = a[t + 3];
+    for (int i = begin; i < end; ++i)
+      c[i] -= l0[i] * a0 + l1[i] * a1 + l2[i] * a2 + l3[i] * a3;
+  }
+  const double* l0 = l + t * ldl;
+  const double* l1 = l0 + ldl;
+  const double* l2 = l1 + ldl;
+  switch (k - t) {
+    case 3: {
+      const double a0 = a[t], a1 = a[t + 1], a2 = a[t + 2];
+      for (int i = begin; i < end; ++i)
+        c[i] -= l0[i] * a0 + l1[i] * a1 + l2[i] * a2;
+      break;
     }
-    for (; t < k; ++t) {
-      const double* l0 = l + static_cast<long>(t) * ldl;
-      const double a0 = w[static_cast<long>(t) * ldw + j];
-      for (int i = j; i < r; ++i)
-        cj[i] -= l0[i] * a0;
+    case 2: {
+      const double a0 = a[t], a1 = a[t + 1];
+      for (int i = begin; i < end; ++i)
+        c[i] -= l0[i] * a0 + l1[i] * a1;
+      break;
     }
+    case 1: {
+      const double a0 = a[t];
+      for (int i = begin; i < end; ++i)
+        c[i] -= l0[i] * a0;
+      break;
+    }
+    default:
+      break;
   }
 }
 
@@ -354,6 +366,10 @@ void SupernodalLdlt::analyze(const Eigen::SparseMatrix<double>& lower,
   for (int s = 0; s < num_super; ++s)
     max_rows = std::max<long>(max_rows, m_row_offset[s + 1] - m_row_offset[s]);
   m_gather.resize(max_rows);
+  int max_columns = 0;
+  for (int s = 0; s < num_super; ++s)
+    max_columns = std::max(max_columns, m_first_column[s + 1] - m_first_column[s]);
+  m_coefficients.assign(max_columns, 0.0);
 }
 
 bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
@@ -386,40 +402,43 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
           column[relative[i]] += source[i];
       }
     }
-    // Dense LDLᵀ of the k pivot columns.
+    // Dense LDLᵀ of the k pivot columns, left-looking: column j is updated by the columns before
+    // it, then scaled by its pivot.
+    double* coefficients = m_coefficients.data();
+    const double* d1 = m_d.data() + first;
     for (int j = 0; j < k; ++j) {
       double* cj = front + static_cast<long>(j) * f;
+      for (int t = 0; t < j; ++t)
+        coefficients[t] = front[static_cast<long>(t) * f + j] * d1[t];
+      column_update(j, f, j, front, f, coefficients, cj);
       const double d = cj[j];
       if (d == 0.0 || !std::isfinite(d))
         return false;
       m_d[first + j] = d;
       const double inverse = 1.0 / d;
-      for (int jj = j + 1; jj < k; ++jj) {
-        const double t = cj[jj] * inverse;
-        double* cjj = front + static_cast<long>(jj) * f;
-        for (int i = jj; i < f; ++i)
-          cjj[i] -= cj[i] * t;
-      }
       for (int i = j + 1; i < f; ++i)
         cj[i] *= inverse;
     }
     std::copy(front, front + static_cast<long>(f) * k, m_factor.data() + m_factor_offset[s]);
     if (r > 0) {
       // Update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (lower triangle), pushed for the parent.
-      for (int j = 0; j < k; ++j) {
-        const double d = m_d[first + j];
-        const double* lj = front + static_cast<long>(j) * f + k;
-        for (int i = 0; i < r; ++i)
-          scaled[static_cast<long>(j) * r + i] = lj[i] * d;
-      }
       double* f22 = front + static_cast<long>(k) * f + k;
       if (k >= kGemmColumns) {
+        for (int j = 0; j < k; ++j) {
+          const double* lj = front + static_cast<long>(j) * f + k;
+          for (int i = 0; i < r; ++i)
+            scaled[static_cast<long>(j) * r + i] = lj[i] * d1[j];
+        }
         const ConstColumnMatrix l21(front + k, r, k, Eigen::OuterStride<>(f));
         const ConstColumnMatrix w(scaled, r, k, Eigen::OuterStride<>(r));
         ColumnMatrix c(f22, r, r, Eigen::OuterStride<>(f));
         c.triangularView<Eigen::Lower>() -= w * l21.transpose();
       } else {
-        lower_rank_update(r, k, front + k, f, scaled, r, f22, f);
+        for (int j = 0; j < r; ++j) {
+          for (int t = 0; t < k; ++t)
+            coefficients[t] = front[static_cast<long>(t) * f + k + j] * d1[t];
+          column_update(j, r, k, front + k, f, coefficients, f22 + static_cast<long>(j) * f);
+        }
       }
       double* update = m_stack.data() + top;
       for (int j = 0; j < r; ++j)

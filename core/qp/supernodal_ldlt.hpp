@@ -73,12 +73,13 @@ class SupernodalLdlt {
   std::vector<int> m_entry_offset, m_entry_value, m_entry_position;
   long m_max_front = 0;  // max front size², doubles
   long m_stack_size = 0;
-  std::vector<double> m_factor;      // all L blocks
-  Eigen::VectorXd m_d;               // (N) pivots
-  std::vector<double> m_front;       // dense front work space
-  std::vector<double> m_stack;       // update matrices of supernodes waiting for their parent
-  mutable Eigen::VectorXd m_work;    // (N) permuted right-hand side
-  mutable Eigen::VectorXd m_gather;  // rows of one supernode
+  std::vector<double> m_factor;        // all L blocks
+  Eigen::VectorXd m_d;                 // (N) pivots
+  std::vector<double> m_front;         // dense front work space
+  std::vector<double> m_stack;         // update matrices of supernodes waiting for their parent
+  std::vector<double> m_coefficients;  // (max supernode columns) scratch of a factorisation
+  mutable Eigen::VectorXd m_work;      // (N) permuted right-hand side
+  mutable Eigen::VectorXd m_gather;    // rows of one supernode
 };
 
 }  // namespace clothfit::qp
