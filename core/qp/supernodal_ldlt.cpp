@@ -65,8 +65,9 @@ std::vector<int> postorder(const std::vector<int>& parent) {
 }
 
 // Supernodes with at least this many columns form their update matrix with Eigen's blocked
-// product; narrower ones with lower_rank_update.
-constexpr int kGemmColumns = 8;
+// product, narrower ones with column_update (which, as an AVX2 clone, needs fewer instructions
+// and about the same time as Eigen's SSE2 product up to these widths on the grid QPs).
+constexpr int kGemmColumns = 32;
 
 // c[i] −= Σ_{t<k} l[t·ldl + i] a[t] for begin ≤ i < end, up to four columns of l per pass over c,
 // so that each load and store of c carries up to four multiply–adds. Cloned for AVX2 (four doubles
