@@ -1,0 +1,34 @@
+// Bounded local refinement of a fit with Ceres: minimises Σ_n e_n as the least-squares problem
+// Σ_n r_n² with r_n = √e_n over the fitted parameters, within their bounds (Levenberg–Marquardt,
+// dense QR). The Jacobian is a finite difference of whole simulations — central inside the
+// bounds, one-sided at them — whose 2p + 1 runs go to the ParallelEvaluator at once.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "fitting/parallel_evaluator.hpp"
+
+namespace clothfit::fitting {
+
+struct RefinementOptions {
+  int max_iterations = 20;
+  // Finite-difference step per parameter as a fraction of its bound interval.
+  double relative_step = 0.01;
+  double function_tolerance = 1e-5;   // Ceres: relative change of the cost
+  double parameter_tolerance = 1e-4;  // Ceres: relative change of the parameters
+};
+
+struct RefinementResult {
+  std::vector<double> values;  // all parameters (fixed ones unchanged)
+  double objective = 0.0;      // Σ e_n at values, m
+  int iterations = 0;
+  std::string termination;  // Ceres' summary, one line
+};
+
+RefinementResult refine_with_ceres(ParallelEvaluator& evaluator, const ModelParameters& parameters,
+                                   const std::vector<double>& start,
+                                   const RefinementOptions& options, std::ostream* progress);
+
+}  // namespace clothfit::fitting

@@ -1,0 +1,178 @@
+#include "fitting/parameter_fitter.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+
+#include "fitting/parameter_grid.hpp"
+
+namespace clothfit::fitting {
+
+FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress) {
+  FitOptions o;
+  o.grid_points = settings.grid_points;
+  o.threads = settings.threads;
+  o.refinement.max_iterations = settings.max_refinement_iterations;
+  o.profile_tolerance = settings.profile_tolerance;
+  o.progress = progress;
+  return o;
+}
+
+FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const ModelParameters& parameters = objective.parameters();
+  ParallelEvaluator evaluator(objective, options.threads, options.progress);
+  FitResult fit;
+  fit.threads = evaluator.threads();
+  const std::vector<int> fitted = parameters.fitted();
+
+  // 1. Grid search over the bounds.
+  const int default_points = options.grid_points > 0 ? options.grid_points
+                             : fitted.size() <= 2    ? 5
+                                                     : 4;
+  std::vector<GridAxis> axes;
+  for (int i : fitted) {
+    const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(i)];
+    axes.push_back(
+        {i, linspace(s.lower, s.upper, s.grid_points > 0 ? s.grid_points : default_points)});
+  }
+  const std::vector<std::vector<double>> points = grid_points(parameters.start_values(), axes);
+  const std::vector<Evaluation> grid = evaluator.evaluate(points, "grid search");
+  fit.grid_evaluations = static_cast<int>(grid.size());
+  std::size_t best = grid.size();
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    if (grid[k].ok && (best == grid.size() || grid[k].objective < grid[best].objective))
+      best = k;
+  }
+  if (best == grid.size()) {
+    throw std::runtime_error("every grid point's simulation failed; the first: " +
+                             grid.front().message);
+  }
+  fit.grid_best = points[best];
+  fit.grid_best_objective = grid[best].objective;
+
+  // 2. Bounded refinement from the best grid point.
+  const RefinementResult refined =
+      refine_with_ceres(evaluator, parameters, fit.grid_best, options.refinement, options.progress);
+  fit.values = refined.values;
+  fit.objective = refined.objective;
+  fit.refinement_iterations = refined.iterations;
+  fit.termination = refined.termination;
+  if (!(fit.objective <= fit.grid_best_objective)) {  // never worse than the grid
+    fit.values = fit.grid_best;
+    fit.objective = fit.grid_best_objective;
+    fit.termination += "; kept the best grid point";
+  }
+
+  // 3. Profile intervals; a better point found there becomes the optimum.
+  if (!fitted.empty()) {
+    const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
+                                                     fit.objective, options.profile_tolerance);
+    fit.intervals = profile.intervals;
+    if (profile.improved) {
+      fit.values = profile.best_values;
+      fit.objective = profile.best_objective;
+      fit.termination += "; the profile found a lower objective, which is reported";
+    }
+  }
+
+  // 4. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
+  fit.best = objective.evaluate(fit.values, true);
+  fit.objective = fit.best.objective;
+  fit.evaluations = evaluator.evaluations() + 1;
+  fit.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return fit;
+}
+
+namespace {
+
+double round_to(double v, double digits) {
+  const double scale = std::pow(10.0, digits);
+  return std::round(v * scale) / scale;
+}
+
+}  // namespace
+
+nlohmann::json fit_result_json(const RecordingScenario& scenario, const RecordingSetup& setup,
+                               const ModelParameters& parameters, const FitResult& fit,
+                               const nlohmann::json& truth, double q_interior_point) {
+  nlohmann::json j;
+  j["name"] = scenario.name;
+  j["material"] = scenario.fabric;
+  j["experiment"] = scenario.experiment;
+  j["condition"] = scenario.condition;
+  j["scenario"] = scenario.source_path;
+  j["recording"] = scenario.recording_path;
+  j["recording_seconds"] = setup.duration_s();
+  j["frames"] = setup.frames;
+  j["mesh"] = {setup.model.mesh.grid_rows, setup.model.mesh.grid_columns};
+  nlohmann::json params = nlohmann::json::object();
+  for (std::size_t i = 0; i < parameters.specs().size(); ++i) {
+    const ParameterSpec& s = parameters.specs()[i];
+    nlohmann::json p;
+    p["value"] = fit.values[i];
+    p["fitted"] = s.fitted;
+    if (s.fitted) {
+      p["lower"] = s.lower;
+      p["upper"] = s.upper;
+      for (const ParameterInterval& in : fit.intervals) {
+        if (in.parameter != static_cast<int>(i))
+          continue;
+        p["interval"] = {in.lower, in.upper};
+        p["interval_reaches_lower_bound"] = in.lower_at_bound;
+        p["interval_reaches_upper_bound"] = in.upper_at_bound;
+        p["pinned"] = in.pinned();
+      }
+    }
+    if (truth.is_object() && truth.contains(s.name))
+      p["truth"] = truth[s.name];
+    params[s.name] = p;
+  }
+  j["parameters"] = params;
+  j["objective"] = fit.objective;
+  j["mean_error_m"] = fit.best.errors.mean_error_m;
+  j["mean_spread_m"] = fit.best.errors.mean_spread_m;
+  j["q"] = round_to(fit.best.q, 6);
+  if (q_interior_point >= 0.0)
+    j["q_interior_point"] = round_to(q_interior_point, 6);
+  j["mean_iterations"] = fit.best.mean_iterations;
+  j["unconverged_steps"] = fit.best.unconverged_steps;
+  j["evaluations"] = fit.evaluations;
+  j["grid_evaluations"] = fit.grid_evaluations;
+  j["refinement_iterations"] = fit.refinement_iterations;
+  j["wall_seconds"] = fit.wall_seconds;
+  j["evaluations_per_second"] = fit.wall_seconds > 0 ? fit.evaluations / fit.wall_seconds : 0.0;
+  j["threads"] = fit.threads;
+  j["termination"] = fit.termination;
+  j["initial_projection_m"] = setup.initial_projection_m;
+  j["marker_gaps"] = setup.marker_gaps;
+  return j;
+}
+
+void write_frames_csv(const std::string& path, const Evaluation& evaluation,
+                      double frame_interval_s) {
+  std::ofstream out(path);
+  if (!out)
+    throw std::runtime_error("cannot write " + path);
+  out << "frame,time_s,error_m,spread_m,visible_markers,contact\n";
+  char line[160];
+  for (std::size_t k = 0; k < evaluation.frames.size(); ++k) {
+    const FrameError& f = evaluation.frames[k];
+    const bool contact = k < evaluation.contact.size() && evaluation.contact[k];
+    if (f.visible == 0) {
+      std::snprintf(line, sizeof line, "%zu,%.4f,,,0,%d\n", k + 1, (k + 1) * frame_interval_s,
+                    contact ? 1 : 0);
+    } else {
+      std::snprintf(line, sizeof line, "%zu,%.4f,%.9g,%.9g,%d,%d\n", k + 1,
+                    (k + 1) * frame_interval_s, f.error_m, f.spread_m, f.visible, contact ? 1 : 0);
+    }
+    out << line;
+  }
+  if (!out)
+    throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace clothfit::fitting

@@ -1,0 +1,55 @@
+// The fit of a recording (DESIGN.md §3, paper §7.2): minimise Σ e_n over the fitted parameters by
+// a parallel grid search over their bounds, a bounded Ceres refinement from the best grid point,
+// and a profile of each parameter around the optimum (objective_profile.hpp).
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fitting/ceres_refinement.hpp"
+#include "fitting/objective_profile.hpp"
+#include "fitting/recording_scenario.hpp"
+
+namespace clothfit::fitting {
+
+struct FitOptions {
+  int grid_points = 0;  // per fitted parameter (a parameter's own "grid" wins); 0: 5 for ≤ 2
+                        // fitted parameters, 4 for more
+  int threads = 0;      // 0: all hardware threads
+  RefinementOptions refinement;
+  double profile_tolerance = 0.05;
+  std::ostream* progress = nullptr;  // progress lines (stderr in the CLI)
+};
+
+FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress);
+
+struct FitResult {
+  std::vector<double> values;  // every parameter at the optimum
+  double objective = 0.0;      // Σ e_n, m
+  Evaluation best;             // the run at the optimum, frames kept
+  std::vector<double> grid_best;
+  double grid_best_objective = 0.0;
+  int grid_evaluations = 0;
+  int refinement_iterations = 0;
+  std::vector<ParameterInterval> intervals;  // one per fitted parameter
+  long evaluations = 0;                      // simulations run in all
+  double wall_seconds = 0.0;
+  std::string termination;
+  int threads = 1;
+};
+
+FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& options);
+
+// The fit.json document (README.md "Fit results"); `truth`: parameter name → true value (may be
+// empty); q_interior_point < 0 leaves it out.
+nlohmann::json fit_result_json(const RecordingScenario& scenario, const RecordingSetup& setup,
+                               const ModelParameters& parameters, const FitResult& fit,
+                               const nlohmann::json& truth, double q_interior_point = -1.0);
+
+// Per-frame CSV: frame,time_s,error_m,spread_m,visible_markers,contact (n = 1 …).
+void write_frames_csv(const std::string& path, const Evaluation& evaluation,
+                      double frame_interval_s);
+
+}  // namespace clothfit::fitting

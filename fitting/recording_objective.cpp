@@ -1,0 +1,82 @@
+#include "fitting/recording_objective.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/stepper/time_stepper.hpp"
+
+namespace clothfit::fitting {
+
+stepper::SimulationModel make_model(const RecordingSetup& setup, const ModelParameters& parameters,
+                                    std::span<const double> values) {
+  stepper::SimulationModel model = setup.model;
+  parameters.apply(values, &model);
+  return model;
+}
+
+RecordingObjective::RecordingObjective(const RecordingSetup& setup,
+                                       const ModelParameters& parameters)
+    : m_setup(setup), m_parameters(parameters) {}
+
+Evaluation RecordingObjective::evaluate(std::span<const double> values, bool keep_frames) const {
+  return evaluate(values, keep_frames, m_setup.model.options.qp_solver);
+}
+
+Evaluation RecordingObjective::evaluate(std::span<const double> values, bool keep_frames,
+                                        qp::QpSolverType solver) const {
+  using Clock = std::chrono::steady_clock;
+  Evaluation out;
+  out.values.assign(values.begin(), values.end());
+  stepper::SimulationModel model = make_model(m_setup, m_parameters, values);
+  model.options.qp_solver = solver;
+  const double dt = model.options.time_step;
+  const long substeps = std::lround(m_setup.frame_interval_s / dt);
+  const std::size_t cells = m_setup.marker_nodes.size();
+
+  stepper::TimeStepper stepper(model);
+  stepper::SimulationState state = stepper.initial_state(m_setup.initial_positions);
+  std::vector<FrameError> frames;
+  frames.reserve(m_setup.frames);
+  Eigen::MatrixX3d simulated(static_cast<Eigen::Index>(cells), 3);
+  Clock::duration stepping{};
+  long steps = 0, iterations = 0;
+  for (std::size_t f = 1; f < m_setup.frames; ++f) {
+    bool contact = false;
+    for (long s = 0; s < substeps; ++s) {
+      const auto start = Clock::now();
+      const stepper::StepReport report = stepper.step(&state);
+      stepping += Clock::now() - start;
+      ++steps;
+      iterations += report.iterations;
+      if (report.status == stepper::StepStatus::kFailed) {
+        out.message = "frame " + std::to_string(f) + " (t = " + std::to_string(state.time) +
+                      " s): " + report.message;
+        out.objective = std::numeric_limits<double>::infinity();
+        out.wall_seconds = std::chrono::duration<double>(stepping).count();
+        return out;
+      }
+      if (report.status == stepper::StepStatus::kIterationCap && out.unconverged_steps++ == 0)
+        out.message = "frame " + std::to_string(f) + ": " + report.message;
+      contact = contact || report.active_contacts > 0;
+    }
+    for (std::size_t c = 0; c < cells; ++c) {
+      simulated.row(static_cast<Eigen::Index>(c)) =
+          state.positions.segment<3>(3 * m_setup.marker_nodes[c]).transpose();
+    }
+    frames.push_back(frame_error(simulated, m_setup.recorded(f), m_setup.marker_weights));
+    if (keep_frames)
+      out.contact.push_back(contact);
+  }
+  out.ok = true;
+  out.errors = summarize_errors(frames);
+  out.objective = out.errors.sum_error_m;
+  out.wall_seconds = std::chrono::duration<double>(stepping).count();
+  out.q = out.wall_seconds / (steps * dt);
+  out.mean_iterations = steps > 0 ? double(iterations) / steps : 0.0;
+  if (keep_frames)
+    out.frames = std::move(frames);
+  return out;
+}
+
+}  // namespace clothfit::fitting

@@ -1,0 +1,238 @@
+#include "fitting/recording_scenario.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/forces/cloth_material.hpp"
+#include "core/io/json_object.hpp"
+#include "core/obstacles/obstacle_json.hpp"
+#include "mocap/motive_csv_reader.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+std::string resolve_relative(const std::string& file, const std::string& scenario_path) {
+  const std::filesystem::path p(file);
+  if (p.is_absolute())
+    return file;
+  return (std::filesystem::path(scenario_path).parent_path() / p).lexically_normal().string();
+}
+
+void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
+  o.reject_unknown({"up_axis", "units_if_absent", "max_gap_frames"});
+  if (o.has("up_axis")) {
+    const std::string axis = o.choice("up_axis", {"y", "z"});
+    s->read_options.file_up_axis = *mocap::parse_up_axis(axis);
+  }
+  if (o.has("units_if_absent")) {
+    const std::string unit = o.choice("units_if_absent", {"m", "cm", "mm"});
+    s->read_options.length_unit_if_absent = *mocap::parse_length_unit(unit);
+  }
+  s->gap_filling.max_gap_frames = static_cast<std::size_t>(o.integer(
+      "max_gap_frames", static_cast<int>(s->gap_filling.max_gap_frames), Range::at_least(0)));
+}
+
+void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
+  o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
+                    "increment_tolerance", "max_iterations", "contact_margin"});
+  if (o.has("qp"))
+    qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
+  solver->time_step = o.number("time_step", 0.0, Range::non_negative());
+  solver->constraint_tolerance =
+      o.number("constraint_tolerance", solver->constraint_tolerance, Range::positive());
+  solver->contact_tolerance =
+      o.number("contact_tolerance", solver->contact_tolerance, Range::positive());
+  solver->increment_tolerance =
+      o.number("increment_tolerance", solver->increment_tolerance, Range::positive());
+  solver->max_iterations = o.integer("max_iterations", solver->max_iterations, Range::at_least(1));
+  solver->contact_margin = o.number("contact_margin", solver->contact_margin, Range::positive());
+}
+
+ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {
+  ParameterSpec spec;
+  spec.name = name;
+  if (!parse_parameter_name(name, &spec.kind, &spec.obstacle)) {
+    parameters.fail(name, "expected a parameter name: \"alpha\", \"delta\" or \"mu.<obstacle>\"");
+  }
+  const nlohmann::json& raw = parameters.raw(name);
+  if (raw.is_number()) {
+    spec.value = parameters.number(name, Range::non_negative());
+    return spec;
+  }
+  if (!raw.is_object()) {
+    parameters.fail(name,
+                    "expected a number (a fixed value) or an object {\"min\", \"max\"} (fit "
+                    "bounds)");
+  }
+  const JsonObject o = parameters.object(name);
+  o.reject_unknown({"min", "max", "grid", "start"});
+  spec.fitted = true;
+  spec.lower = o.number("min", Range::non_negative());
+  spec.upper = o.number("max", Range::non_negative());
+  if (!(spec.upper > spec.lower))
+    o.fail("max", "expected a number > min (" + std::to_string(spec.lower) + ")");
+  spec.grid_points = o.integer("grid", 0, Range::at_least(2));
+  spec.value =
+      o.number("start", 0.5 * (spec.lower + spec.upper), Range::between(spec.lower, spec.upper));
+  return spec;
+}
+
+ModelParameters parse_parameters(const JsonObject& root, const RecordingScenario& s) {
+  std::vector<ParameterSpec> specs;
+  const JsonObject p = root.object("parameters");  // throws unless an object
+  std::set<std::string> friction_names;
+  for (const auto& obstacle : s.obstacles)
+    friction_names.insert("mu." + obstacle->name());
+  if (!root.raw("parameters").is_object())
+    root.fail("parameters", "expected an object");
+  for (const auto& [key, value] : root.raw("parameters").items()) {
+    (void)value;
+    if (key != "alpha" && key != "delta" && !friction_names.count(key)) {
+      std::string expected = "\"alpha\", \"delta\"";
+      for (const std::string& f : friction_names)
+        expected += ", \"" + f + "\"";
+      p.fail(key, "unknown parameter; expected one of " + expected +
+                      " (mu.<name> for each obstacle of \"obstacles\")");
+    }
+  }
+  for (const char* name : {"alpha", "delta"}) {
+    if (!p.has(name))
+      p.fail(name, "missing: give a value or {\"min\", \"max\"} bounds");
+    specs.push_back(parse_parameter(p, name));
+  }
+  for (const auto& obstacle : s.obstacles) {
+    const std::string name = "mu." + obstacle->name();
+    if (p.has(name)) {
+      specs.push_back(parse_parameter(p, name));
+    } else {
+      ParameterSpec spec;  // the obstacle's own "friction"
+      spec.name = name;
+      spec.kind = ParameterKind::kFriction;
+      spec.obstacle = obstacle->name();
+      spec.value = obstacle->friction_coefficient();
+      specs.push_back(spec);
+    }
+  }
+  return ModelParameters(std::move(specs));
+}
+
+}  // namespace
+
+RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std::string& path) {
+  const JsonObject root(json, path);
+  root.reject_unknown({"name", "description", "experiment", "condition", "recording", "truth",
+                       "recording_options", "frames", "cloth", "layout", "refinement", "held",
+                       "obstacles", "stick", "solver", "parameters", "fit", "synth"});
+  RecordingScenario s;
+  s.source_path = path;
+  s.name = root.string("name", std::filesystem::path(path).stem().string());
+  s.description = root.string("description", "");
+  s.experiment = root.string("experiment", "");
+  s.condition = root.string("condition", "");
+  s.recording_path = resolve_relative(root.string("recording"), path);
+  if (root.has("truth"))
+    s.truth_path = resolve_relative(root.string("truth"), path);
+  if (root.has("recording_options"))
+    parse_recording_options(root.object("recording_options"), &s);
+  if (root.has("frames")) {
+    const JsonObject f = root.object("frames");
+    f.reject_unknown({"first", "count"});
+    s.first_frame = f.integer("first", 0, Range::at_least(0));
+    s.frame_count = f.integer("count", 0, Range::at_least(2));
+  }
+
+  const JsonObject cloth = root.object("cloth");
+  cloth.reject_unknown({"width", "height", "material", "density", "bending"});
+  s.width_m = cloth.number("width", Range::positive());
+  s.height_m = cloth.number("height", Range::positive());
+  if (cloth.has("material") == cloth.has("density")) {
+    cloth.fail("",
+               "expected exactly one of \"material\" (a fabric of the paper's Table 1: "
+               "polyester, wool, denim, stiff-cotton) or \"density\" (kg/m²)");
+  }
+  if (cloth.has("material")) {
+    s.fabric = cloth.choice("material", {"polyester", "wool", "denim", "stiff-cotton"});
+    s.density = *forces::fabric_density(s.fabric);
+  } else {
+    s.density = cloth.number("density", Range::positive());
+  }
+  s.bending = cloth.number("bending", 0.0, Range::non_negative());
+
+  if (!root.has("layout"))
+    root.fail("layout",
+              "missing: the marker grid ({\"rows\", \"columns\", \"markers\"} or a file)");
+  if (root.raw("layout").is_string()) {
+    s.layout = mocap::read_marker_layout(resolve_relative(root.string("layout"), path));
+  } else {
+    s.layout = mocap::parse_marker_layout(root.raw("layout"), path, "layout");
+  }
+  if (s.layout.rows < 2 || s.layout.columns < 2)
+    root.fail("layout", "expected a marker grid of at least 2 × 2 markers");
+  s.refinement = root.integer("refinement", 2, Range::at_least(1));
+
+  if (root.has("held")) {
+    const std::size_t n = root.array_size("held");
+    const nlohmann::json& held = root.raw("held");
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!held[k].is_string())
+        root.fail("held", "expected an array of marker names of the layout");
+      const std::string name = held[k].get<std::string>();
+      if (std::find(s.layout.names.begin(), s.layout.names.end(), name) == s.layout.names.end())
+        root.fail("held", "marker '" + name + "' is not in the layout");
+      s.held_markers.push_back(name);
+    }
+  } else {
+    s.held_markers = {s.layout.name(0, 0), s.layout.name(0, s.layout.columns - 1)};
+  }
+
+  for (auto& obstacle : obstacles::parse_obstacles(root))
+    s.obstacles.push_back(std::move(obstacle));
+  if (root.has("stick")) {
+    const JsonObject st = root.object("stick");
+    st.reject_unknown({"end0", "end1", "radius", "friction"});
+    StickSpec stick;
+    stick.end0_marker = st.string("end0");
+    stick.end1_marker = st.string("end1");
+    if (stick.end0_marker == stick.end1_marker)
+      st.fail("end1", "expected a marker other than end0");
+    stick.radius_m = st.number("radius", stick.radius_m, Range::positive());
+    stick.friction = st.number("friction", stick.friction, Range::non_negative());
+    s.stick = stick;
+  }
+  if (root.has("solver"))
+    parse_solver(root.object("solver"), &s.solver);
+  else
+    s.solver.time_step = 0.0;
+
+  if (!root.has("parameters"))
+    root.fail("parameters", "missing: values or fit bounds of \"alpha\" and \"delta\"");
+  s.parameters = parse_parameters(root, s);
+
+  if (root.has("fit")) {
+    const JsonObject f = root.object("fit");
+    f.reject_unknown({"grid", "threads", "max_refinement_iterations", "profile_tolerance"});
+    s.fit.grid_points = f.integer("grid", 0, Range::at_least(2));
+    s.fit.threads = f.integer("threads", 0, Range::at_least(0));
+    s.fit.max_refinement_iterations =
+        f.integer("max_refinement_iterations", s.fit.max_refinement_iterations, Range::at_least(0));
+    s.fit.profile_tolerance =
+        f.number("profile_tolerance", s.fit.profile_tolerance, Range::between(1e-6, 10.0));
+  }
+  if (root.has("synth")) {
+    if (!root.raw("synth").is_object())
+      root.fail("synth", "expected an object");
+    s.synth = root.raw("synth");
+  }
+  return s;
+}
+
+RecordingScenario load_recording_scenario(const std::string& path) {
+  return parse_recording_scenario(read_json_file(path), path);
+}
+
+mocap::Take load_take(const RecordingScenario& scenario) {
+  return mocap::read_motive_csv(scenario.recording_path, scenario.read_options);
+}
+
+}  // namespace clothfit::fitting

@@ -1,0 +1,80 @@
+// RecordingScenario: ties a motion-capture recording to the simulator (DESIGN.md §3): which take,
+// which cloth, which marker sits where on it, which markers are held, which obstacles and stick,
+// the solver settings, and for α, δ and each μ a value or fit bounds. Read from a JSON file whose
+// fields are documented in README.md ("Recording scenarios"); every mistake is an InputError
+// naming the file, the field and what was expected.
+//
+// Parsing does not read the take (a synthetic recording is described before it exists): call
+// load_take() for that.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stepper/simulation_model.hpp"
+#include "fitting/model_parameters.hpp"
+#include "mocap/gap_filling.hpp"
+#include "mocap/length_unit.hpp"
+#include "mocap/marker_layout.hpp"
+#include "mocap/motive_csv_reader.hpp"
+#include "mocap/take.hpp"
+#include "mocap/up_axis.hpp"
+
+namespace clothfit::fitting {
+
+// The stick: the rigid segment between two recorded markers (paper §7.4).
+struct StickSpec {
+  std::string end0_marker;
+  std::string end1_marker;
+  double radius_m = 0.0075;  // τ0 of the stick
+  double friction = 0.0;     // μ between cloth and stick
+};
+
+struct FitSettings {
+  int grid_points = 0;  // per fitted parameter; 0: 5 for ≤ 2 parameters, 4 for more
+  int threads = 0;      // 0: all hardware threads
+  int max_refinement_iterations = 20;  // Ceres iterations after the grid search (0: grid only)
+  double profile_tolerance = 0.05;  // interval where the objective is within this fraction of min
+};
+
+struct RecordingScenario {
+  std::string name;  // defaults to the file name without extension
+  std::string description;
+  std::string experiment;   // free label, e.g. "tablecloth" or "hitting" (used by tables)
+  std::string condition;    // free label, e.g. "low" or "high" friction
+  std::string source_path;  // the JSON file
+
+  std::string recording_path;  // the take, resolved against the scenario file's folder
+  std::string truth_path;      // optional truth JSON of a synthetic recording (resolved)
+  mocap::MotiveCsvReadOptions read_options;
+  mocap::GapFillingOptions gap_filling;  // for held markers and stick ends
+  long first_frame = 0;                  // first frame (index into the take) simulated
+  long frame_count = 0;                  // frames used; 0: up to the end of the take
+
+  std::string fabric;  // material name of the paper's Table 1, or empty when density was given
+  double width_m = 0.42;
+  double height_m = 0.594;
+  double density = 0.1042;  // ρ, kg/m²
+  double bending = 0.0;     // κ
+  mocap::MarkerLayout layout;
+  int refinement = 2;                     // k: mesh (k(rows−1)+1) × (k(columns−1)+1) nodes
+  std::vector<std::string> held_markers;  // default: the two top corners of the layout
+
+  std::vector<std::shared_ptr<const obstacles::Obstacle>> obstacles;
+  std::optional<StickSpec> stick;
+  stepper::StepperOptions solver;  // time_step 0: the recording's frame interval
+  ModelParameters parameters;
+  FitSettings fit;
+  nlohmann::json synth;  // the "synth" object (read by `clothfit synth`), null when absent
+};
+
+RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std::string& path);
+RecordingScenario load_recording_scenario(const std::string& path);
+
+// Reads the scenario's take (errors are mocap::MocapInputError naming the take file).
+mocap::Take load_take(const RecordingScenario& scenario);
+
+}  // namespace clothfit::fitting

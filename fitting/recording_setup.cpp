@@ -1,0 +1,156 @@
+#include "fitting/recording_setup.hpp"
+
+#include <cmath>
+
+#include "core/io/input_error.hpp"
+#include "core/mesh/quad_mesh.hpp"
+#include "fitting/error_metrics.hpp"
+#include "fitting/initial_state.hpp"
+#include "mocap/gap_filling.hpp"
+#include "mocap/marker_layout.hpp"
+#include "mocap/stick.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+[[noreturn]] void fail(const RecordingScenario& s, const std::string& field,
+                       const std::string& problem) {
+  throw InputError(InputLocation{s.source_path, 0, 0, field}, problem);
+}
+
+stepper::Trajectory trajectory_of(const mocap::FilledMarkers& filled, std::size_t marker,
+                                  std::size_t first, std::size_t frames, double dt) {
+  std::vector<double> times(frames);
+  std::vector<Eigen::Vector3d> positions(frames);
+  for (std::size_t f = 0; f < frames; ++f) {
+    times[f] = static_cast<double>(f) * dt;
+    positions[f] = filled.position(first + f, marker);
+  }
+  return stepper::Trajectory(std::move(times), std::move(positions));
+}
+
+}  // namespace
+
+RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mocap::Take& take) {
+  RecordingSetup setup;
+  setup.name = scenario.name;
+  const mocap::MarkerLayout& layout = scenario.layout;
+  setup.marker_rows = layout.rows;
+  setup.marker_columns = layout.columns;
+  setup.marker_names = layout.names;
+  const std::vector<std::size_t> take_index = mocap::resolve_marker_layout(layout, take);
+
+  if (scenario.first_frame >= static_cast<long>(take.frame_count()))
+    fail(scenario, "frames.first",
+         "the recording has only " + std::to_string(take.frame_count()) + " frames");
+  const std::size_t first = static_cast<std::size_t>(scenario.first_frame);
+  std::size_t frames = take.frame_count() - first;
+  if (scenario.frame_count > 0) {
+    if (static_cast<std::size_t>(scenario.frame_count) > frames)
+      fail(scenario, "frames.count",
+           "the recording has only " + std::to_string(frames) + " frames from frame " +
+               std::to_string(first));
+    frames = static_cast<std::size_t>(scenario.frame_count);
+  }
+  if (frames < 2)
+    fail(scenario, "recording", "expected a recording of at least 2 frames");
+  setup.frames = frames;
+  setup.frame_interval_s = 1.0 / take.frame_rate_hz();
+
+  // The mesh: marker (i, j) is node (k·i, k·j); rows run along the height (row 0 at y = 0).
+  const int k = scenario.refinement;
+  const int node_rows = k * (layout.rows - 1) + 1;
+  const int node_cols = k * (layout.columns - 1) + 1;
+  setup.model.mesh =
+      mesh::make_grid_mesh(scenario.width_m, scenario.height_m, node_cols, node_rows);
+  const std::size_t cells = layout.names.size();
+  for (int i = 0; i < layout.rows; ++i) {
+    for (int j = 0; j < layout.columns; ++j)
+      setup.marker_nodes.push_back(k * i * node_cols + k * j);
+  }
+  setup.marker_weights =
+      marker_grid_weights(layout.rows, layout.columns, scenario.width_m, scenario.height_m);
+
+  setup.recorded_m.resize(frames * cells * 3);
+  for (std::size_t f = 0; f < frames; ++f) {
+    for (std::size_t c = 0; c < cells; ++c) {
+      const Eigen::Vector3d p = take.position(first + f, take_index[c]);
+      Eigen::Vector3d::Map(setup.recorded_m.data() + 3 * (f * cells + c)) = p;
+      if (!p.allFinite())
+        ++setup.marker_gaps;
+    }
+  }
+
+  // Material and solver; the parameters' start values.
+  setup.model.material.density = scenario.density;
+  setup.model.material.bending = scenario.bending;
+  setup.model.options = scenario.solver;
+  if (setup.model.options.time_step <= 0.0)
+    setup.model.options.time_step = setup.frame_interval_s;
+  const double ratio = setup.frame_interval_s / setup.model.options.time_step;
+  if (std::abs(ratio - std::round(ratio)) > 1e-9 || std::round(ratio) < 1)
+    fail(scenario, "solver.time_step",
+         "expected the frame interval (" + std::to_string(setup.frame_interval_s) +
+             " s) divided by a whole number");
+  setup.model.obstacles = scenario.obstacles;
+  scenario.parameters.apply(scenario.parameters.start_values(), &setup.model);
+
+  // Held nodes follow their markers, gaps filled linearly.
+  const mocap::FilledMarkers held =
+      mocap::fill_gaps_linear(take, scenario.held_markers, scenario.gap_filling);
+  for (std::size_t h = 0; h < scenario.held_markers.size(); ++h) {
+    const auto cell = static_cast<std::size_t>(
+        std::find(layout.names.begin(), layout.names.end(), scenario.held_markers[h]) -
+        layout.names.begin());
+    setup.model.held.push_back(
+        {setup.marker_nodes[cell], trajectory_of(held, h, first, frames, setup.frame_interval_s)});
+  }
+  if (scenario.stick) {
+    const mocap::StickTrack track = mocap::stick_from_markers(
+        take, scenario.stick->end0_marker, scenario.stick->end1_marker, scenario.gap_filling);
+    std::vector<double> times(frames);
+    std::vector<Eigen::Vector3d> e0(frames), e1(frames);
+    for (std::size_t f = 0; f < frames; ++f) {
+      times[f] = static_cast<double>(f) * setup.frame_interval_s;
+      e0[f] = track.segment(first + f).end0_m;
+      e1[f] = track.segment(first + f).end1_m;
+    }
+    setup.stick = StickTrajectories{
+        stepper::Trajectory(times, std::move(e0)), stepper::Trajectory(times, std::move(e1)),
+        scenario.stick->radius_m, scenario.stick->friction, track.mean_length_m};
+  }
+
+  // Initial state: frame 0, a marker missing there taken from the first frame that has it (within
+  // the gap-filling limit: the sheet is taken to be still at the start of a recording).
+  Eigen::MatrixX3d markers(static_cast<Eigen::Index>(cells), 3);
+  for (std::size_t c = 0; c < cells; ++c) {
+    std::size_t f = 0;
+    while (f < frames && f <= scenario.gap_filling.max_gap_frames &&
+           !take.visible(first + f, take_index[c]))
+      ++f;
+    if (f >= frames || !take.visible(first + f, take_index[c]))
+      fail(scenario, "layout",
+           "marker '" + layout.names[c] + "' is missing at the first frame and for the next " +
+               std::to_string(scenario.gap_filling.max_gap_frames) +
+               " frames: no initial position for it");
+    markers.row(static_cast<Eigen::Index>(c)) = take.position(first + f, take_index[c]);
+  }
+  for (std::size_t h = 0; h < scenario.held_markers.size(); ++h) {
+    const auto cell = static_cast<Eigen::Index>(
+        std::find(layout.names.begin(), layout.names.end(), scenario.held_markers[h]) -
+        layout.names.begin());
+    markers.row(cell) = held.position(first, h);
+  }
+  const Eigen::VectorXd guess = interpolate_marker_grid(markers, layout.rows, layout.columns, k);
+  const ProjectionResult projected = project_onto_constraints(setup.model, guess);
+  if (!projected.converged)
+    fail(scenario, "recording",
+         "the first frame's markers could not be projected onto an inextensible sheet of " +
+             std::to_string(scenario.width_m) + " × " + std::to_string(scenario.height_m) + " m (" +
+             projected.message + "); check cloth.width/height, the layout and the held markers");
+  setup.initial_positions = projected.positions;
+  setup.initial_projection_m = projected.moved_m;
+  return setup;
+}
+
+}  // namespace clothfit::fitting
