@@ -125,6 +125,59 @@ void parse_held(const JsonObject& h, const Eigen::VectorXd& initial,
   }
 }
 
+// Keyframes [{"time": s, "offset": [x, y, z]}, ...] added to `base` (m); a fixed position when
+// the object has no "path".
+stepper::Trajectory parse_path(const JsonObject& o, const Eigen::Vector3d& base) {
+  if (!o.has("path"))
+    return stepper::Trajectory(base);
+  const std::size_t keys = o.array_size("path");
+  if (keys == 0)
+    o.fail("path", "expected at least one keyframe {\"time\": s, \"offset\": [x, y, z]}");
+  std::vector<double> times;
+  std::vector<Eigen::Vector3d> positions;
+  for (std::size_t k = 0; k < keys; ++k) {
+    const JsonObject key = o.element("path", k);
+    key.reject_unknown({"time", "offset"});
+    const double t = key.number("time", Range::non_negative());
+    if (!times.empty() && t <= times.back())
+      key.fail("time", "keyframe times must increase");
+    times.push_back(t);
+    positions.push_back(base + key.vector3("offset"));
+  }
+  return stepper::Trajectory(times, positions);
+}
+
+void parse_stick(const JsonObject& s, stepper::SimulationModel* model) {
+  s.reject_unknown({"end0", "end1", "radius", "friction", "max_segment_length"});
+  stepper::Stick stick;
+  const JsonObject end0 = s.object("end0");
+  const JsonObject end1 = s.object("end1");
+  end0.reject_unknown({"position", "path"});
+  end1.reject_unknown({"position", "path"});
+  const Eigen::Vector3d p0 = end0.vector3("position"), p1 = end1.vector3("position");
+  stick.end0 = parse_path(end0, p0);
+  stick.end1 = parse_path(end1, p1);
+  if ((stick.end1.position(0.0) - stick.end0.position(0.0)).norm() < 1e-6)
+    end1.fail("position", "expected the two ends of the stick apart at t = 0");
+  stick.radius = s.number("radius", stick.radius, Range::positive());
+  stick.max_segment_length =
+      s.number("max_segment_length", stick.max_segment_length, Range::positive());
+  stick.friction = s.number("friction", stick.friction, Range::non_negative());
+  if (stick.friction != 0.0)
+    s.fail("friction", "friction between the cloth and the stick is not implemented; expected 0");
+  model->stick = stick;
+}
+
+void parse_self_collisions(const JsonObject& c, stepper::SelfCollisionOptions* o) {
+  c.reject_unknown({"enabled", "thickness", "proximity", "proximity_reduction", "max_retries"});
+  o->enabled = c.boolean("enabled", true);
+  o->thickness = c.number("thickness", o->thickness, Range::positive());
+  o->proximity = c.number("proximity", o->proximity, Range{0.0, 0.5, false, false});
+  o->proximity_reduction =
+      c.number("proximity_reduction", o->proximity_reduction, Range{0.0, 1.0, false, false});
+  o->max_retries = c.integer("max_retries", o->max_retries, Range::at_least(0));
+}
+
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
                     "max_iterations", "contact_margin"});
@@ -145,8 +198,8 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
                         const ScenarioOverrides& overrides) {
   const JsonObject root(json, path);
-  root.reject_unknown(
-      {"name", "description", "cloth", "time", "held", "obstacles", "solver", "output"});
+  root.reject_unknown({"name", "description", "cloth", "time", "held", "obstacles", "stick",
+                       "self_collisions", "solver", "output"});
   Scenario s;
   s.source_path = path;
   s.name = root.string("name", std::filesystem::path(path).stem().string());
@@ -194,6 +247,10 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   for (auto& obstacle : obstacles::parse_obstacles(root)) {
     s.model.obstacles.push_back(std::move(obstacle));
   }
+  if (root.has("stick"))
+    parse_stick(root.object("stick"), &s.model);
+  if (root.has("self_collisions"))
+    parse_self_collisions(root.object("self_collisions"), &s.model.self_collisions);
   if (root.has("solver"))
     parse_solver(root.object("solver"), &s.model.options);
   if (root.has("output")) {

@@ -135,6 +135,8 @@ void ContactSet::record(const qp::QpSolution& solution) {
     m_impulse[k] = 0.0;
   m_active_keys.clear();
   for (int row : solution.active_inequalities) {
+    if (row >= static_cast<int>(m_rows.size()))
+      continue;  // rows appended after the contacts (CollisionSet)
     const int k = key(m_rows[row].obstacle, m_rows[row].point);
     m_impulse[k] = std::max(0.0, solution.inequality_multipliers[row]);
     m_active_keys.push_back(k);

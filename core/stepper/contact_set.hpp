@@ -51,7 +51,8 @@ class ContactSet {
   double assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
                   std::vector<int>* seed);
 
-  // Records the QP's solution for the rows of the last assemble().
+  // Records the QP's solution for the rows of the last assemble() (the first rows of the QP;
+  // rows after them belong to others).
   void record(const qp::QpSolution& solution);
 
   // Number of rows active in the last recorded solution.

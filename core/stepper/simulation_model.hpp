@@ -4,12 +4,15 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/forces/cloth_material.hpp"
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/obstacle.hpp"
 #include "core/qp/qp_solver.hpp"
+#include "core/stepper/self_collision_options.hpp"
+#include "core/stepper/stick.hpp"
 #include "core/stepper/trajectory.hpp"
 
 namespace clothfit::stepper {
@@ -61,6 +64,10 @@ struct SimulationModel {
   std::vector<HeldNode> held;
   // Rigid obstacles (contacts with Coulomb friction); immutable during a run.
   std::vector<std::shared_ptr<const obstacles::Obstacle>> obstacles;
+  // A moving stick hitting the cloth (paper §7.4); none by default.
+  std::optional<Stick> stick;
+  // Self-collisions of the cloth (off by default); `proximity` is also the stick's ω.
+  SelfCollisionOptions self_collisions;
   StepperOptions options;
 };
 

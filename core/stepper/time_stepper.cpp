@@ -117,6 +117,10 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     m_contacts =
         std::make_unique<ContactSet>(m_model.mesh, m_model.obstacles, m_free_index, nodal_mass);
   }
+  if (m_model.self_collisions.enabled || m_model.stick) {
+    m_collisions = std::make_unique<CollisionSet>(m_model.mesh, m_model.self_collisions,
+                                                  m_model.stick, m_free_index);
+  }
   m_targets.resize(3 * static_cast<int>(m_model.held.size()));
   m_held_increment.setZero(3 * n);
 }
@@ -165,20 +169,69 @@ StepReport TimeStepper::step(SimulationState* state) {
   const StepperOptions& options = m_model.options;
   const double dt = options.time_step;
   const double t1 = state->time + dt;
-  const int num_c = m_constraints.size();
   StepReport report;
 
   for (std::size_t h = 0; h < m_model.held.size(); ++h) {
     m_targets.segment<3>(3 * h) = m_model.held[h].target.position(t1);
   }
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
-  m_phi = m_phi0;
-  if (m_contacts) {
-    const double reach =
-        options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
-    m_contacts->begin_step(state->positions, state->time, t1, reach);
+  if (!m_collisions) {
+    m_phi = m_phi0;
+    if (m_contacts) {
+      const double reach =
+          options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
+      m_contacts->begin_step(state->positions, state->time, t1, reach);
+    }
+    report = project();
+    if (report.status == StepStatus::kFailed)
+      return report;
+  } else {
+    // Paper §4.1: project with proximity ω; when the final check with ω = 0 still finds a
+    // crossing, redo the whole projection from φ0 with ω ← 0.9ω.
+    const SelfCollisionOptions& collision_options = m_model.self_collisions;
+    m_lambda_start = m_lambda;
+    double proximity = collision_options.proximity;
+    for (int attempt = 0;; ++attempt) {
+      m_phi = m_phi0;
+      m_lambda = m_lambda_start;
+      if (m_contacts) {
+        const double reach =
+            options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
+        m_contacts->begin_step(state->positions, state->time, t1, reach);
+      }
+      m_collisions->begin_step(state->positions, state->time, t1, proximity);
+      report = project();
+      report.collision_retries = attempt;
+      report.proximity = proximity;
+      if (report.status == StepStatus::kFailed)
+        return report;
+      if (!m_collisions->final_check(m_phi))
+        break;
+      if (attempt == collision_options.max_retries) {
+        report.status = StepStatus::kIterationCap;
+        report.message = "a crossing remained after " + std::to_string(attempt) +
+                         " retries with smaller proximity (ω = " + std::to_string(proximity) + ")";
+        break;
+      }
+      proximity *= collision_options.proximity_reduction;
+    }
+    report.active_collision_rows = m_collisions->active_count();
+    report.stick_contact = m_collisions->active_stick_count() > 0;
+    report.collision_rows = m_collisions->size();
   }
+  report.active_contacts = m_contacts ? m_contacts->active_count() : 0;
+  report.max_violation = m_constraints.max_violation(m_phi);
+  state->velocities = (m_phi - state->positions) / dt;
+  state->positions = m_phi;
+  state->time = t1;
+  ++state->step;
+  return report;
+}
 
+StepReport TimeStepper::project() {
+  const StepperOptions& options = m_model.options;
+  const int num_c = m_constraints.size();
+  StepReport report;
   double last_increment = 0.0;
   int working_set_changes = 0;
   for (int iteration = 0;; ++iteration) {
@@ -207,10 +260,21 @@ StepReport TimeStepper::step(SimulationState* state) {
       m_qp.linear.setZero();
     }
     double min_contact = std::numeric_limits<double>::infinity();
-    if (m_contacts)
+    if (m_contacts) {
       min_contact = m_contacts->assemble(
           m_phi, iteration < options.friction_relaxation_after ? 1.0 : 0.5, &m_qp, &m_seed);
+    } else if (m_collisions) {
+      m_qp.inequality_jacobian.resize(0, m_qp.num_variables());
+      m_qp.inequality_offset.resize(0);
+      m_seed.clear();
+    }
     report.min_contact_value = min_contact;
+    if (m_collisions) {
+      m_collisions->detect(m_phi);
+      const double min_collision = m_collisions->assemble(m_phi, m_held_increment, &m_qp, &m_seed);
+      report.min_collision_value = min_collision;
+      min_contact = std::min(min_contact, min_collision);
+    }
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
         last_increment < options.increment_tolerance && min_contact >= -options.contact_tolerance) {
       report.status = StepStatus::kConverged;
@@ -251,6 +315,8 @@ StepReport TimeStepper::step(SimulationState* state) {
     const double current = m_constraint_values.squaredNorm();
     if (m_contacts)
       m_contacts->record(m_solution);
+    if (m_collisions)
+      m_collisions->record(m_solution);
     // With active contacts the full step is taken: a shorter one could violate them.
     const bool search = m_solution.active_inequalities.empty();
     for (int halving = 0;; ++halving) {
@@ -275,12 +341,6 @@ StepReport TimeStepper::step(SimulationState* state) {
     last_increment = increment;
   }
   report.qp_working_set_changes = working_set_changes;
-  report.active_contacts = m_contacts ? m_contacts->active_count() : 0;
-  report.max_violation = m_constraints.max_violation(m_phi);
-  state->velocities = (m_phi - state->positions) / dt;
-  state->positions = m_phi;
-  state->time = t1;
-  ++state->step;
   return report;
 }
 

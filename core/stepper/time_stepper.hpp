@@ -12,11 +12,13 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "core/constraints/inextensibility_constraints.hpp"
 #include "core/forces/unconstrained_step.hpp"
+#include "core/stepper/collision_set.hpp"
 #include "core/stepper/contact_set.hpp"
 #include "core/stepper/simulation_model.hpp"
 
@@ -40,6 +42,13 @@ struct StepReport {
   double last_increment = 0.0;       // ‖Δφ‖∞ of the last iteration, m
   int active_contacts = 0;           // contact rows active at the end of the step
   double min_contact_value = 0.0;    // min h over the contact candidates at the end, m (+∞: none)
+  // Self-collisions and the stick (CollisionSet), when the model has them:
+  int collision_rows = 0;         // pairs in the step's collision set (observation set)
+  int active_collision_rows = 0;  // collision and stick rows active at the end of the step
+  bool stick_contact = false;     // some stick row is active at the end of the step
+  double min_collision_value = std::numeric_limits<double>::infinity();  // min H_k − τ0, m
+  int collision_retries = 0;  // projections redone with ω ← 0.9ω
+  double proximity = 0.0;     // ω of the accepted projection
   std::string message;
 };
 
@@ -57,6 +66,8 @@ class TimeStepper {
   const constraints::InextensibilityConstraints& constraints() const { return m_constraints; }
 
  private:
+  // The projection iterations from m_phi = φ0 (contacts and collisions already begun).
+  StepReport project();
   // Newton projection: the QP's curvature and linear term at the current iterate.
   void assemble_newton_terms();
 
@@ -74,8 +85,10 @@ class TimeStepper {
   // QP's curvature over the free coordinates (3 slots per value, −1 when a coordinate is held).
   Eigen::SparseMatrix<double> m_node_curvature;
   std::vector<std::array<int, 3>> m_curvature_slot;
-  std::unique_ptr<ContactSet> m_contacts;  // null without obstacles
-  std::vector<int> m_seed;                 // working-set seed for the next QP
+  std::unique_ptr<ContactSet> m_contacts;      // null without obstacles
+  std::unique_ptr<CollisionSet> m_collisions;  // null without self-collisions and stick
+  Eigen::VectorXd m_lambda_start;              // m_lambda at the start of the step
+  std::vector<int> m_seed;                     // working-set seed for the next QP
   Eigen::VectorXd m_lambda;          // multipliers of the inextensibility rows, kept between steps
   Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
