@@ -4,11 +4,16 @@
 #include <cmath>
 #include <limits>
 
+#include "core/collision/edge_edge_distance.hpp"
+#include "core/collision/point_triangle_distance.hpp"
 #include "core/collision/triangle_mesh_edges.hpp"
 
 namespace clothfit::stepper {
 
 namespace {
+
+// Self pairs of the last step closer than this × τ0 at its end are carried into the next one.
+constexpr double kCarryDistance = 1.25;
 
 enum Kind : std::uint64_t { kNodeTriangle = 0, kEdgeEdge = 1, kStickEdge = 2, kStickTriangle = 3 };
 
@@ -54,9 +59,56 @@ void CollisionSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1
       m_stick_t1.row(k) = ((1.0 - s) * a1 + s * b1).transpose();
     }
   }
+  for (std::uint64_t key : m_carried)
+    add_carried(key);
 }
 
-void CollisionSet::add(std::uint64_t key, const Row& row) {
+void CollisionSet::end_step() {
+  m_carried.clear();
+  for (const Row& row : m_rows) {
+    if (!row.stick)
+      m_carried.push_back(row.key);
+  }
+}
+
+void CollisionSet::add_carried(std::uint64_t key) {
+  const auto kind = static_cast<Kind>(key >> 60);
+  const int a = static_cast<int>((key >> 30) & ((1u << 30) - 1));
+  const int b = static_cast<int>(key & ((1u << 30) - 1));
+  const auto x = [&](int i) -> Eigen::Vector3d { return m_phi_n.segment<3>(3 * i); };
+  Row row;
+  Eigen::Vector3d separation;
+  if (kind == kNodeTriangle) {
+    const auto& t = m_mesh.triangles[b];
+    const collision::PointTriangleClosest c =
+        collision::point_triangle_closest(x(a), x(t[0]), x(t[1]), x(t[2]));
+    row.nodes = {a, t[0], t[1], t[2]};
+    row.weights = {1.0, -c.weights[0], -c.weights[1], -c.weights[2]};
+    separation = x(a) - (c.weights[0] * x(t[0]) + c.weights[1] * x(t[1]) + c.weights[2] * x(t[2]));
+  } else if (kind == kEdgeEdge) {
+    const auto& ea = m_edges[a];
+    const auto& eb = m_edges[b];
+    const collision::EdgeEdgeClosest c =
+        collision::edge_edge_closest(x(ea[0]), x(ea[1]), x(eb[0]), x(eb[1]));
+    row.nodes = {ea[0], ea[1], eb[0], eb[1]};
+    row.weights = {1.0 - c.s, c.s, -(1.0 - c.u), -c.u};
+    separation = (1.0 - c.s) * x(ea[0]) + c.s * x(ea[1]) - (1.0 - c.u) * x(eb[0]) - c.u * x(eb[1]);
+  } else {
+    return;
+  }
+  const double distance = separation.norm();
+  // Pairs that came apart are dropped; touching ones have no usable direction (the detection finds
+  // them again).
+  if (distance > kCarryDistance * m_options.thickness || distance < 1e-3 * m_options.thickness)
+    return;
+  row.normal = separation / distance;
+  row.bound = m_options.thickness;
+  row.active = true;
+  add(key, row);
+}
+
+void CollisionSet::add(std::uint64_t key, Row row) {
+  row.key = key;
   const auto [it, inserted] = m_row_of_key.try_emplace(key, static_cast<int>(m_rows.size()));
   if (inserted) {
     m_rows.push_back(row);

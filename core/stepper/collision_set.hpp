@@ -47,8 +47,16 @@ class CollisionSet {
   ~CollisionSet();
 
   // Starts a step (or a retry of it) from φⁿ (3N) over [t0, t1] with proximity ω; forgets the
-  // rows of the previous attempt.
+  // rows of the previous attempt, and starts with the carried self-collision pairs (end_step).
   void begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double proximity);
+
+  // Ends an accepted step: the self-collision pairs of the step that are closer than 1.25·τ0 at
+  // its end are carried into the next step as rows built at φⁿ⁺¹ (closest points, normal along
+  // the separation). Without this, cloth resting on itself at distance τ0 is not detected until it
+  // has sunk to the detection distance 2ωτ0 < τ0 and is then pushed back: a fall-and-push cycle
+  // every few steps that shows as jitter (kinetic energy stuck near 1e-5 J on the fold example
+  // instead of decaying). Not in the paper.
+  void end_step();
 
   // Detects the collisions of φⁿ → φ_j and adds their rows. Returns the number of new pairs.
   int detect(const Eigen::VectorXd& phi_j);
@@ -78,10 +86,12 @@ class CollisionSet {
     Eigen::Vector3d normal = Eigen::Vector3d::Zero();
     double constant = 0.0;  // n·(stick point at tₙ₊₁), m; 0 for self rows
     double bound = 0.0;     // τ0 or the stick radius, m
+    std::uint64_t key = 0;
     bool stick = false;
     bool active = false;  // in the working set of the last QP
   };
-  void add(std::uint64_t key, const Row& row);
+  void add(std::uint64_t key, Row row);
+  void add_carried(std::uint64_t key);
   void run_detection(const Eigen::VectorXd& phi_j, double proximity, bool count_only, int* found);
 
   const mesh::QuadMesh& m_mesh;
@@ -97,7 +107,8 @@ class CollisionSet {
   double m_proximity = 0.0;
   std::vector<Row> m_rows;
   std::unordered_map<std::uint64_t, int> m_row_of_key;
-  int m_first_row = 0;  // QP row of m_rows[0] in the last assemble()
+  std::vector<std::uint64_t> m_carried;  // self pairs active at the end of the last step
+  int m_first_row = 0;                   // QP row of m_rows[0] in the last assemble()
   long m_candidates = 0;
   collision::SelfCollisions m_self;
   collision::ExternalCollisions m_external;

@@ -215,6 +215,7 @@ StepReport TimeStepper::step(SimulationState* state) {
       }
       proximity *= collision_options.proximity_reduction;
     }
+    m_collisions->end_step();
     report.active_collision_rows = m_collisions->active_count();
     report.stick_contact = m_collisions->active_stick_count() > 0;
     report.collision_rows = m_collisions->size();
