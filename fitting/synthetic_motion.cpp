@@ -249,35 +249,78 @@ TableclothMotion make_tablecloth_motion(const TableclothMotionOptions& o) {
                             o.table.top_z_m + H * uniform(rng, 0.42, 0.52));
   const double via_speed_factor = uniform(rng, 0.8, 1.25);
 
-  auto hand = [&](double side) {  // side −1: corner0 (smaller y), +1: corner1
-    const double y_nominal = o.sheet_centre_y_m + side * 0.5 * spacing;
+  // Each hand's own deviations from the shared plan, drawn once (side −1: corner0 at the smaller
+  // y, +1: corner1).
+  struct HandDraw {
+    double side, dt, stretch, via_jitter, via_speed;
+    Eigen::Vector3d start_offset, via_offset, end_offset;
+    Tremor tremor;
+  };
+  auto draw = [&](double side) {
     auto inward = [&](double max) { return -side * uniform(rng, 0.0, max); };
-    const double dt = uniform(rng, -0.12, 0.12);      // this hand's timing offset
-    const double stretch = uniform(rng, 0.93, 1.07);  // and its speed
+    HandDraw d;
+    d.side = side;
+    d.dt = uniform(rng, -0.12, 0.12);      // timing offset, s
+    d.stretch = uniform(rng, 0.93, 1.07);  // duration factor (speed variation)
+    d.via_jitter = uniform(rng, -0.04, 0.04);
+    d.via_speed = uniform(rng, 0.9, 1.1);
+    d.start_offset = {uniform(rng, -0.004, 0.004), inward(0.004), uniform(rng, -0.003, 0.003)};
+    d.via_offset = {uniform(rng, -0.01, 0.01), inward(0.006), uniform(rng, -0.01, 0.01)};
+    d.end_offset = {uniform(rng, -0.012, 0.012), inward(0.008), uniform(rng, -0.012, 0.012)};
+    d.tremor = Tremor(o.tremor, rng);
+    return d;
+  };
+  const HandDraw draws[2] = {draw(-1.0), draw(+1.0)};
+
+  // desync ∈ [0, 1] scales the hands' timing differences (1: as drawn, 0: in step).
+  auto hand = [&](const HandDraw& d, double desync) {
+    const double y_nominal = o.sheet_centre_y_m + d.side * 0.5 * spacing;
+    const Eigen::Vector3d y(0.0, y_nominal, 0.0);
     std::vector<Waypoint> w(3);
-    w[0].time_s = lay_start + 0.12 + dt;
-    w[0].position_m =
-        Eigen::Vector3d(x0, y_nominal, z0) +
-        Eigen::Vector3d(uniform(rng, -0.004, 0.004), inward(0.004), uniform(rng, -0.003, 0.003));
-    const double t_end = std::min(w[0].time_s + (lay - 0.24) * stretch, o.duration_s - 0.15);
-    w[2].time_s = t_end;
-    w[2].position_m = end + Eigen::Vector3d(uniform(rng, -0.012, 0.012), y_nominal + inward(0.008),
-                                            uniform(rng, -0.012, 0.012));
-    w[1].time_s = w[0].time_s + (t_end - w[0].time_s) *
-                                    std::clamp(via_fraction + uniform(rng, -0.04, 0.04), 0.2, 0.6);
-    w[1].position_m = via + Eigen::Vector3d(uniform(rng, -0.01, 0.01), y_nominal + inward(0.006),
-                                            uniform(rng, -0.01, 0.01));
-    w[1].velocity_m_s = via_speed_factor * uniform(rng, 0.9, 1.1) *
+    w[0].time_s = lay_start + 0.12 + desync * d.dt;
+    w[0].position_m = Eigen::Vector3d(x0, y_nominal, z0) + d.start_offset;
+    const double stretch = 1.0 + desync * (d.stretch - 1.0);
+    w[2].time_s = std::min(w[0].time_s + (lay - 0.24) * stretch, o.duration_s - 0.15);
+    w[2].position_m = end + y + d.end_offset;
+    w[1].time_s = w[0].time_s + (w[2].time_s - w[0].time_s) *
+                                    std::clamp(via_fraction + desync * d.via_jitter, 0.2, 0.6);
+    w[1].position_m = via + y + d.via_offset;
+    Eigen::Vector3d v = via_speed_factor * (1.0 + desync * (d.via_speed - 1.0)) *
                         (w[2].position_m - w[0].position_m) / (w[2].time_s - w[0].time_s);
-    w[1].velocity_m_s.y() = 0.0;
+    v.y() = 0.0;
+    // Monotone segments per coordinate (no overshoot, no backing up): with a rest-to-moving
+    // quintic, |v·T| ≤ 2|Δ| (and the same sign) keeps the velocity's sign on both segments.
+    for (int a = 0; a < 3; ++a) {
+      const double d1 = w[1].position_m[a] - w[0].position_m[a];
+      const double d2 = w[2].position_m[a] - w[1].position_m[a];
+      const double T1 = w[1].time_s - w[0].time_s, T2 = w[2].time_s - w[1].time_s;
+      if (d1 * d2 <= 0.0) {
+        v[a] = 0.0;
+        continue;
+      }
+      const double limit = std::min(2.0 * std::abs(d1) / T1, 2.0 * std::abs(d2) / T2);
+      v[a] = std::copysign(std::min(std::abs(v[a]), limit), d1);
+    }
+    w[1].velocity_m_s = v;
     HandPath path;
     path.keyframes = KeyframePath(std::move(w));
-    path.tremor = Tremor(o.tremor, rng);
+    path.tremor = d.tremor;
     return path;
   };
+  // The top edge must never have to stretch: desynchronise the hands less until the corners stay
+  // at least 5 mm closer than the sheet's width (in step they do by construction).
   TableclothMotion motion;
-  motion.corner0 = hand(-1.0);
-  motion.corner1 = hand(+1.0);
+  for (double desync = 1.0;; desync *= 0.5) {
+    if (desync < 0.03)
+      desync = 0.0;
+    motion.corner0 = hand(draws[0], desync);
+    motion.corner1 = hand(draws[1], desync);
+    double widest = 0.0;
+    for (double t = 0.0; t <= o.duration_s; t += 0.005)
+      widest = std::max(widest, (motion.corner1.position(t) - motion.corner0.position(t)).norm());
+    if (widest <= W - 0.005 || desync == 0.0)
+      break;
+  }
   motion.lay_start_s =
       std::min(motion.corner0.keyframes.start_time_s(), motion.corner1.keyframes.start_time_s());
   motion.lay_end_s =
