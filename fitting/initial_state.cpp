@@ -65,4 +65,45 @@ ProjectionResult project_onto_constraints(const stepper::SimulationModel& model,
   return result;
 }
 
+ProjectionResult settle_between_markers(const stepper::SimulationModel& model,
+                                        const Eigen::VectorXd& start,
+                                        const std::vector<int>& marker_nodes, double hold_s) {
+  stepper::SimulationModel settling = model;
+  const double rho = settling.material.density;
+  settling.material.virtual_density = rho;
+  settling.material.damping = 20.0 * rho;  // a time constant of 0.05 s
+  std::vector<bool> held(static_cast<std::size_t>(model.mesh.num_nodes()), false);
+  for (stepper::HeldNode& h : settling.held) {
+    h.target = stepper::Trajectory(Eigen::Vector3d(start.segment<3>(3 * h.node)));
+    held[static_cast<std::size_t>(h.node)] = true;
+  }
+  for (int node : marker_nodes) {
+    if (!held[static_cast<std::size_t>(node)])
+      settling.held.push_back(
+          {node, stepper::Trajectory(Eigen::Vector3d(start.segment<3>(3 * node)))});
+  }
+  stepper::TimeStepper stepper(settling);
+  stepper::SimulationState state = stepper.initial_state(start);
+  ProjectionResult result;
+  result.positions = start;
+  result.converged = true;
+  const long steps = std::lround(hold_s / settling.options.time_step);
+  for (long n = 0; n < steps; ++n) {
+    const stepper::StepReport report = stepper.step(&state);
+    result.iterations += report.iterations;
+    if (report.status != stepper::StepStatus::kConverged) {
+      result.message =
+          "settling stopped at t = " + std::to_string(state.time) + " s: " + report.message;
+      break;
+    }
+    result.positions = state.positions;
+    result.max_violation = report.max_violation;
+  }
+  for (Eigen::Index i = 0; i < start.size(); i += 3) {
+    result.moved_m =
+        std::max(result.moved_m, (result.positions.segment<3>(i) - start.segment<3>(i)).norm());
+  }
+  return result;
+}
+
 }  // namespace clothfit::fitting

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 #include "core/stepper/simulation_model.hpp"
 
@@ -31,5 +32,13 @@ struct ProjectionResult {
 // stepper (each a Newton projection in the ρM metric) until one converges.
 ProjectionResult project_onto_constraints(const stepper::SimulationModel& model,
                                           const Eigen::VectorXd& guess, int max_rounds = 6);
+
+// Lets the nodes between the markers hang naturally: the marker nodes (and the held nodes) are
+// held where `start` (3N, a converged inextensible state) has them while the rest settles under
+// gravity with heavy damping for hold_s seconds. (The shape of a hanging inextensible sheet does
+// not depend on the strength of gravity, so δ = ρ is used.) Stops at the last converged step.
+ProjectionResult settle_between_markers(const stepper::SimulationModel& model,
+                                        const Eigen::VectorXd& start,
+                                        const std::vector<int>& marker_nodes, double hold_s = 0.3);
 
 }  // namespace clothfit::fitting

@@ -68,15 +68,22 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   }
 
   // 3. Profile intervals; a better point found there becomes the optimum.
-  if (!fitted.empty()) {
+  //    The intervals are always those around the reported optimum: after an improvement the
+  //    profile is taken again around the new point (at most kProfileRounds times).
+  constexpr int kProfileRounds = 3;
+  for (int round = 0; round < kProfileRounds && !fitted.empty(); ++round) {
     const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
                                                      fit.objective, options.profile_tolerance);
     fit.intervals = profile.intervals;
-    if (profile.improved) {
-      fit.values = profile.best_values;
-      fit.objective = profile.best_objective;
-      fit.termination += "; the profile found a lower objective, which is reported";
+    if (!profile.improved)
+      break;
+    if (round + 1 == kProfileRounds) {
+      fit.termination += "; the last profile still found a lower objective (a rough objective)";
+      break;
     }
+    fit.values = profile.best_values;
+    fit.objective = profile.best_objective;
+    fit.termination += "; the profile found a lower objective, profiled again there";
   }
 
   // 4. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
@@ -149,6 +156,7 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   j["termination"] = fit.termination;
   j["initial_projection_m"] = setup.initial_projection_m;
   j["marker_gaps"] = setup.marker_gaps;
+  j["initial_settling"] = setup.initial_settling;
   return j;
 }
 
@@ -170,6 +178,34 @@ void write_frames_csv(const std::string& path, const Evaluation& evaluation,
                     (k + 1) * frame_interval_s, f.error_m, f.spread_m, f.visible, contact ? 1 : 0);
     }
     out << line;
+  }
+  if (!out)
+    throw std::runtime_error("cannot write " + path);
+}
+
+void write_markers_csv(const std::string& path, const Evaluation& evaluation,
+                       const RecordingSetup& setup) {
+  std::ofstream out(path);
+  if (!out)
+    throw std::runtime_error("cannot write " + path);
+  out << "frame,time_s,marker,x,y,z,recorded_x,recorded_y,recorded_z\n";
+  const std::size_t cells = setup.marker_nodes.size();
+  const std::size_t frames = evaluation.simulated_m.size() / (3 * cells);
+  char line[256];
+  for (std::size_t f = 0; f < frames; ++f) {
+    const auto recorded = setup.recorded(f);
+    for (std::size_t c = 0; c < cells; ++c) {
+      const double* p = evaluation.simulated_m.data() + 3 * (f * cells + c);
+      const auto r = recorded.row(static_cast<Eigen::Index>(c));
+      int n = std::snprintf(line, sizeof line, "%zu,%.4f,%s,%.6f,%.6f,%.6f,", f,
+                            f * setup.frame_interval_s, setup.marker_names[c].c_str(), p[0], p[1],
+                            p[2]);
+      if (r.allFinite())
+        std::snprintf(line + n, sizeof line - n, "%.6f,%.6f,%.6f\n", r(0), r(1), r(2));
+      else
+        std::snprintf(line + n, sizeof line - n, ",,\n");
+      out << line;
+    }
   }
   if (!out)
     throw std::runtime_error("cannot write " + path);

@@ -52,4 +52,9 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
 void write_frames_csv(const std::string& path, const Evaluation& evaluation,
                       double frame_interval_s);
 
+// Per-marker CSV: frame,time_s,marker,x,y,z,recorded_x,recorded_y,recorded_z (m; recorded
+// empty where the marker is missing), frames 0 … of the run.
+void write_markers_csv(const std::string& path, const Evaluation& evaluation,
+                       const RecordingSetup& setup);
+
 }  // namespace clothfit::fitting

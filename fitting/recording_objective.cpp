@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/stepper/stick.hpp"
 #include "core/stepper/time_stepper.hpp"
 
 namespace clothfit::fitting {
@@ -12,6 +13,14 @@ stepper::SimulationModel make_model(const RecordingSetup& setup, const ModelPara
                                     std::span<const double> values) {
   stepper::SimulationModel model = setup.model;
   parameters.apply(values, &model);
+  if (setup.stick) {
+    stepper::Stick stick;
+    stick.end0 = setup.stick->end0;
+    stick.end1 = setup.stick->end1;
+    stick.radius = setup.stick->radius_m;
+    stick.friction = setup.stick->friction;
+    model.stick = std::move(stick);
+  }
   return model;
 }
 
@@ -41,6 +50,13 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
   Eigen::MatrixX3d simulated(static_cast<Eigen::Index>(cells), 3);
   Clock::duration stepping{};
   long steps = 0, iterations = 0;
+  if (keep_frames) {
+    out.simulated_m.reserve(m_setup.frames * cells * 3);
+    for (std::size_t c = 0; c < cells; ++c) {
+      for (int d = 0; d < 3; ++d)
+        out.simulated_m.push_back(m_setup.initial_positions[3 * m_setup.marker_nodes[c] + d]);
+    }
+  }
   for (std::size_t f = 1; f < m_setup.frames; ++f) {
     bool contact = false;
     for (long s = 0; s < substeps; ++s) {
@@ -58,13 +74,19 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
       }
       if (report.status == stepper::StepStatus::kIterationCap && out.unconverged_steps++ == 0)
         out.message = "frame " + std::to_string(f) + ": " + report.message;
-      contact = contact || report.active_contacts > 0;
+      contact = contact || report.active_contacts > 0 || report.active_collision_rows > 0;
     }
     for (std::size_t c = 0; c < cells; ++c) {
       simulated.row(static_cast<Eigen::Index>(c)) =
           state.positions.segment<3>(3 * m_setup.marker_nodes[c]).transpose();
     }
     frames.push_back(frame_error(simulated, m_setup.recorded(f), m_setup.marker_weights));
+    if (keep_frames) {
+      for (std::size_t c = 0; c < cells; ++c) {
+        for (int d = 0; d < 3; ++d)
+          out.simulated_m.push_back(simulated(static_cast<Eigen::Index>(c), d));
+      }
+    }
     if (keep_frames)
       out.contact.push_back(contact);
   }

@@ -17,10 +17,13 @@ struct Evaluation {
   std::vector<double> values;      // the parameter values (one per ModelParameters spec)
   std::vector<FrameError> frames;  // e_n, s_n for n = 1 … frames−1 (empty unless kept)
   std::vector<bool> contact;       // per frame n = 1 …: anything in contact with the cloth
-  ErrorSummary errors;             // Σ e_n, ē, s̄ over n = 1 …
-  double objective = 0.0;          // Σ e_n, m (+∞ when the run failed)
-  bool ok = false;                 // the simulation reached the last frame
-  long unconverged_steps = 0;      // steps that hit the projection iteration cap
+  // Simulated marker positions (frames × cells × 3, frame 0 the initial state), m; kept frames
+  // only.
+  std::vector<double> simulated_m;
+  ErrorSummary errors;         // Σ e_n, ē, s̄ over n = 1 …
+  double objective = 0.0;      // Σ e_n, m (+∞ when the run failed)
+  bool ok = false;             // the simulation reached the last frame
+  long unconverged_steps = 0;  // steps that hit the projection iteration cap
   double mean_iterations = 0.0;
   double wall_seconds = 0.0;  // simulation only
   double q = 0.0;             // wall_seconds / simulated seconds

@@ -148,8 +148,24 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
          "the first frame's markers could not be projected onto an inextensible sheet of " +
              std::to_string(scenario.width_m) + " × " + std::to_string(scenario.height_m) + " m (" +
              projected.message + "); check cloth.width/height, the layout and the held markers");
-  setup.initial_positions = projected.positions;
-  setup.initial_projection_m = projected.moved_m;
+  // The interpolated guess puts the nodes between markers on chords; let them hang between the
+  // projected markers, put the markers back where they were recorded and project again.
+  const ProjectionResult settled =
+      settle_between_markers(setup.model, projected.positions, setup.marker_nodes);
+  Eigen::VectorXd second_guess = settled.positions;
+  for (std::size_t c = 0; c < cells; ++c) {
+    second_guess.segment<3>(3 * setup.marker_nodes[c]) =
+        markers.row(static_cast<Eigen::Index>(c)).transpose();
+  }
+  const ProjectionResult reprojected = project_onto_constraints(setup.model, second_guess);
+  if (reprojected.converged) {
+    setup.initial_positions = reprojected.positions;
+    setup.initial_projection_m = reprojected.moved_m;
+  } else {
+    setup.initial_positions = projected.positions;
+    setup.initial_projection_m = projected.moved_m;
+  }
+  setup.initial_settling = settled.message.empty() ? "settled" : settled.message;
   return setup;
 }
 

@@ -40,6 +40,7 @@ struct RecordingSetup {
   std::optional<StickTrajectories> stick;
   Eigen::VectorXd initial_positions;  // (3N) φ⁰, m
   double initial_projection_m = 0.0;  // largest node move of the initial projection, m
+  std::string initial_settling;       // how the settling between the markers ended
 
   Eigen::Map<const Eigen::MatrixX3d, 0, Eigen::Stride<1, 3>> recorded(std::size_t frame) const {
     return {recorded_m.data() + 3 * frame * marker_nodes.size(),
