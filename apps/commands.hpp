@@ -10,5 +10,10 @@ inline constexpr int kExitBadInput = 2;   // bad command line, file or scenario
 
 int run_simulate_command(int argc, char** argv);
 int run_inspect_command(int argc, char** argv);
+int run_synth_command(int argc, char** argv);
+int run_fit_command(int argc, char** argv);
+int run_sweep_command(int argc, char** argv);
+int run_table_command(int argc, char** argv);
+int run_plot_command(int argc, char** argv);
 
 }  // namespace clothfit::apps

@@ -19,6 +19,16 @@ constexpr Command kCommands[] = {
      clothfit::apps::run_simulate_command},
     {"inspect", "describe a Motive CSV take: assets, frames, gaps",
      clothfit::apps::run_inspect_command},
+    {"synth", "make a synthetic recording with known parameters (Motive CSV + truth)",
+     clothfit::apps::run_synth_command},
+    {"fit", "fit alpha, delta, mu to a recording; write fit.json and per-frame errors",
+     clothfit::apps::run_fit_command},
+    {"sweep", "the error over a 1-D or 2-D parameter grid (CSV)",
+     clothfit::apps::run_sweep_command},
+    {"table", "tabulate fit.json files (list, or the paper's Tables 2 and 3)",
+     clothfit::apps::run_table_command},
+    {"plot", "SVG plot of a frames.csv or sweep.csv (line or heat map)",
+     clothfit::apps::run_plot_command},
 };
 
 void print_usage(std::ostream& out) {

@@ -1,0 +1,180 @@
+// clothfit fit SCENARIO.json --out DIR: fits the scenario's free parameters to its recording and
+// writes
+//   DIR/fit.json    parameters, intervals, ē, s̄, q, evaluations, wall time (README "Fit results")
+//   DIR/frames.csv  frame,time_s,error_m,spread_m,visible_markers,contact at the optimum
+//   DIR/markers.csv simulated and recorded marker positions at the optimum
+// and prints the error table. Progress goes to stderr.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "apps/command_line.hpp"
+#include "core/io/input_error.hpp"
+#include "core/io/json_object.hpp"
+#include "fitting/parameter_fitter.hpp"
+#include "fitting/recording_setup.hpp"
+#include "mocap/mocap_input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace clothfit::apps {
+namespace {
+
+const char* kUsage =
+    "usage: clothfit fit SCENARIO.json --out DIR [options]\n\n"
+    "Fits the scenario's free parameters (alpha, delta, mu.<obstacle> given as {\"min\",\"max\"})\n"
+    "to its recording: a parallel grid search over the bounds, a bounded Ceres refinement from\n"
+    "the best grid point, and for each parameter the interval where the objective sum(e_n)\n"
+    "stays within 5 % of its minimum. Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per\n"
+    "frame) and DIR/markers.csv (simulated and recorded markers) and prints the error table. Exit "
+    "code 0 on success, 1 when the simulations failed, 2 for bad input.\n\n"
+    "options";
+
+void print_table(const fitting::ModelParameters& parameters, const fitting::FitResult& fit,
+                 const nlohmann::json& truth, const fitting::RecordingSetup& setup) {
+  std::printf("%-12s %12s %12s %24s  %s\n", "parameter", "value", "truth", "interval (5 %)",
+              "pinned");
+  for (std::size_t i = 0; i < parameters.specs().size(); ++i) {
+    const fitting::ParameterSpec& s = parameters.specs()[i];
+    char truth_text[32] = "-";
+    if (truth.is_object() && truth.contains(s.name))
+      std::snprintf(truth_text, sizeof truth_text, "%.4g", truth[s.name].get<double>());
+    char interval[64] = "fixed";
+    const char* pinned = "";
+    for (const fitting::ParameterInterval& in : fit.intervals) {
+      if (in.parameter == static_cast<int>(i)) {
+        std::snprintf(interval, sizeof interval, "[%.4g, %.4g]", in.lower, in.upper);
+        pinned = in.pinned() ? "yes" : "no (the interval reaches a bound)";
+      }
+    }
+    std::printf("%-12s %12.4g %12s %24s  %s\n", s.name.c_str(), fit.values[i], truth_text, interval,
+                pinned);
+  }
+  std::printf("\nmean error e  %.3f cm   mean spread s  %.3f cm   objective sum(e_n) %.4g m\n",
+              100 * fit.best.errors.mean_error_m, 100 * fit.best.errors.mean_spread_m,
+              fit.objective);
+  std::printf("q (active set) %.4f over %.2f s   %ld evaluations in %.1f s (%.2f/s, %d threads)\n",
+              fit.best.q, setup.duration_s(), fit.evaluations, fit.wall_seconds,
+              fit.evaluations / fit.wall_seconds, fit.threads);
+  std::printf("termination: %s\n", fit.termination.c_str());
+}
+
+}  // namespace
+
+int run_fit_command(int argc, char** argv) {
+  po::options_description options(kUsage);
+  std::string scenario_path, out_dir;
+  int threads = -1, grid = 0, refine = -1;
+  options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir),
+                                                    "output folder (created if needed)")(
+      "threads,j", po::value(&threads),
+      "simulations run in parallel; default: the scenario's fit.threads, else all cores")(
+      "grid", po::value(&grid),
+      "grid points per fitted parameter; default: fit.grid, else 5 (≤ 2 parameters) or 4")(
+      "refine-iterations", po::value(&refine),
+      "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
+      "(20)")("compare-solvers",
+              "also run the optimum with the interior-point QP solver and report its q")(
+      "quiet,q", "no progress output on stderr");
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value(&scenario_path));
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  if (auto code = parse_command_line("fit", argc, argv, options, hidden, positional, &vm))
+    return *code;
+  if (scenario_path.empty() || out_dir.empty())
+    return usage_error("fit", "needs a scenario file and --out DIR");
+  std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
+
+  fitting::RecordingScenario scenario;
+  std::optional<fitting::RecordingSetup> setup;
+  nlohmann::json truth;
+  try {
+    scenario = fitting::load_recording_scenario(scenario_path);
+    if (progress)
+      *progress << "fit: reading " << scenario.recording_path << "\n";
+    const mocap::Take take = fitting::load_take(scenario);
+    setup = fitting::build_recording_setup(scenario, take);
+    if (!scenario.truth_path.empty()) {
+      const nlohmann::json t = read_json_file(scenario.truth_path);
+      if (t.contains("parameters"))
+        truth = t["parameters"];
+    }
+  } catch (const InputError& e) {
+    std::cerr << "clothfit fit: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const mocap::MocapInputError& e) {
+    std::cerr << "clothfit fit: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (scenario.parameters.fitted().empty()) {
+    std::cerr << "clothfit fit: " << scenario_path
+              << ": no parameter to fit: give \"parameters\" bounds {\"min\", \"max\"} for at "
+                 "least one of "
+              << "alpha, delta, mu.<obstacle>\n";
+    return kExitBadInput;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "clothfit fit: cannot create '" << out_dir << "': " << ec.message() << "\n";
+    return kExitBadInput;
+  }
+  fitting::FitOptions fit_options = fitting::fit_options_from(scenario.fit, progress);
+  if (threads >= 0)
+    fit_options.threads = threads;
+  if (grid > 0)
+    fit_options.grid_points = grid;
+  if (refine >= 0)
+    fit_options.refinement.max_iterations = refine;
+  if (progress) {
+    *progress << "fit: " << scenario.name << ": " << setup->frames << " frames ("
+              << setup->duration_s() << " s), mesh " << setup->model.mesh.grid_rows << " x "
+              << setup->model.mesh.grid_columns << ", " << scenario.parameters.fitted().size()
+              << " fitted parameters\n";
+  }
+  const fitting::RecordingObjective objective(*setup, scenario.parameters);
+  fitting::FitResult fit;
+  try {
+    fit = fitting::fit_parameters(objective, fit_options);
+  } catch (const std::exception& e) {
+    std::cerr << "clothfit fit: " << e.what() << "\n";
+    return kExitFailedRun;
+  }
+  double q_interior_point = -1.0;
+  if (vm.count("compare-solvers")) {
+    if (progress)
+      *progress << "fit: the optimum with the interior-point solver\n";
+    const fitting::Evaluation ip =
+        objective.evaluate(fit.values, false, qp::QpSolverType::kInteriorPoint);
+    q_interior_point = ip.q;
+  }
+  const nlohmann::json result =
+      fitting::fit_result_json(scenario, *setup, scenario.parameters, fit, truth, q_interior_point);
+  const std::filesystem::path out(out_dir);
+  try {
+    std::ofstream json_file(out / "fit.json");
+    json_file << result.dump(2) << "\n";
+    if (!json_file)
+      throw std::runtime_error("cannot write " + (out / "fit.json").string());
+    fitting::write_frames_csv((out / "frames.csv").string(), fit.best, setup->frame_interval_s);
+    fitting::write_markers_csv((out / "markers.csv").string(), fit.best, *setup);
+  } catch (const std::exception& e) {
+    std::cerr << "clothfit fit: " << e.what() << "\n";
+    return kExitFailedRun;
+  }
+  print_table(scenario.parameters, fit, truth, *setup);
+  if (q_interior_point >= 0)
+    std::printf("q (interior point) %.4f\n", q_interior_point);
+  std::printf("wrote %s, frames.csv and markers.csv\n", (out / "fit.json").c_str());
+  if (!fit.best.ok) {
+    std::cerr << "clothfit fit: the run at the optimum failed: " << fit.best.message << "\n";
+    return kExitFailedRun;
+  }
+  return kExitOk;
+}
+
+}  // namespace clothfit::apps

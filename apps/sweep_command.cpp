@@ -1,0 +1,131 @@
+// clothfit sweep SCENARIO.json --vary NAME=LO:HI:STEP [--vary ...] --out DIR: the objective over a
+// 1-D or 2-D parameter grid (paper Fig. 7), the other parameters fixed; writes DIR/sweep.csv.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "apps/command_line.hpp"
+#include "core/io/input_error.hpp"
+#include "core/io/json_object.hpp"
+#include "fitting/parameter_sweep.hpp"
+#include "fitting/recording_setup.hpp"
+#include "mocap/mocap_input_error.hpp"
+
+namespace po = boost::program_options;
+
+namespace clothfit::apps {
+namespace {
+
+const char* kUsage =
+    "usage: clothfit sweep SCENARIO.json --vary NAME=LO:HI:STEP [--vary ...] --out DIR\n\n"
+    "Simulates the recording for every value of one or two parameters (alpha, delta,\n"
+    "mu.<obstacle>) and writes DIR/sweep.csv: the varied values, then objective (sum of e_n, m),\n"
+    "mean_error_m, mean_spread_m and status per point, first parameter varying slowest.\n"
+    "The other parameters take their fixed values, the start of their fit bounds (the middle by\n"
+    "default), --at values or the optimum of --from FIT.json.\n\noptions";
+
+}  // namespace
+
+int run_sweep_command(int argc, char** argv) {
+  po::options_description options(kUsage);
+  std::string scenario_path, out_dir, at, from;
+  std::vector<std::string> vary;
+  int threads = -1;
+  options.add_options()("help,h", "show this help")(
+      "vary", po::value(&vary)->composing(),
+      "NAME=LO:HI:STEP, e.g. mu.table=0:2:0.1 (once or twice)")(
+      "out,o", po::value(&out_dir), "output folder (created if needed)")(
+      "at", po::value(&at), "values of the other parameters, e.g. alpha=0.2,delta=0.08")(
+      "from", po::value(&from), "take the other parameters from a fit.json (`clothfit fit`)")(
+      "threads,j", po::value(&threads), "simulations run in parallel; default: all cores")(
+      "quiet,q", "no progress output on stderr");
+  po::options_description hidden;
+  hidden.add_options()("scenario", po::value(&scenario_path));
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  if (auto code = parse_command_line("sweep", argc, argv, options, hidden, positional, &vm))
+    return *code;
+  if (scenario_path.empty() || out_dir.empty() || vary.empty())
+    return usage_error("sweep", "needs a scenario file, --vary and --out DIR");
+  if (vary.size() > 2)
+    return usage_error("sweep", "at most two --vary parameters (a line or a heat map)");
+  std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
+
+  fitting::RecordingScenario scenario;
+  std::optional<fitting::RecordingSetup> setup;
+  std::vector<fitting::GridAxis> axes;
+  std::vector<double> base;
+  try {
+    scenario = fitting::load_recording_scenario(scenario_path);
+    for (const std::string& v : vary)
+      axes.push_back(fitting::parse_sweep_axis(v, scenario.parameters));
+    if (axes.size() == 2 && axes[0].parameter == axes[1].parameter)
+      return usage_error("sweep", "the two --vary parameters must differ");
+    base = scenario.parameters.start_values();
+    if (!from.empty()) {
+      const nlohmann::json fit = read_json_file(from);
+      const JsonObject root(fit, from);
+      const JsonObject parameters = root.object("parameters");
+      for (std::size_t i = 0; i < base.size(); ++i) {
+        const std::string& name = scenario.parameters.specs()[i].name;
+        if (parameters.has(name))
+          base[i] = parameters.object(name).number("value", Range::non_negative());
+      }
+    }
+    if (!at.empty())
+      base = fitting::parse_parameter_values(at, scenario.parameters, base);
+    const mocap::Take take = fitting::load_take(scenario);
+    setup = fitting::build_recording_setup(scenario, take);
+  } catch (const InputError& e) {
+    std::cerr << "clothfit sweep: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const mocap::MocapInputError& e) {
+    std::cerr << "clothfit sweep: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    return usage_error("sweep", e.what());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  const std::filesystem::path csv_path = std::filesystem::path(out_dir) / "sweep.csv";
+  std::ofstream csv(csv_path);
+  if (ec || !csv) {
+    std::cerr << "clothfit sweep: cannot write '" << csv_path.string() << "'\n";
+    return kExitBadInput;
+  }
+  const fitting::RecordingObjective objective(*setup, scenario.parameters);
+  fitting::ParallelEvaluator evaluator(objective, threads >= 0 ? threads : scenario.fit.threads,
+                                       progress);
+  const fitting::SweepResult sweep = fitting::run_sweep(evaluator, base, axes);
+  fitting::write_sweep_csv(csv, sweep, scenario.parameters);
+  csv.close();
+  std::size_t best = sweep.evaluations.size(), failed = 0;
+  for (std::size_t k = 0; k < sweep.evaluations.size(); ++k) {
+    if (!sweep.evaluations[k].ok) {
+      ++failed;
+      continue;
+    }
+    if (best == sweep.evaluations.size() ||
+        sweep.evaluations[k].objective < sweep.evaluations[best].objective)
+      best = k;
+  }
+  std::cout << "wrote " << csv_path.string() << " (" << sweep.points.size() << " points";
+  if (failed)
+    std::cout << ", " << failed << " failed";
+  std::cout << ")\n";
+  if (best == sweep.evaluations.size()) {
+    std::cerr << "clothfit sweep: every simulation failed: " << sweep.evaluations[0].message
+              << "\n";
+    return kExitFailedRun;
+  }
+  std::cout << "minimum at";
+  for (const fitting::GridAxis& axis : axes) {
+    std::cout << ' ' << scenario.parameters.specs()[static_cast<std::size_t>(axis.parameter)].name
+              << '=' << sweep.points[best][static_cast<std::size_t>(axis.parameter)];
+  }
+  std::cout << ": mean error " << 100 * sweep.evaluations[best].errors.mean_error_m << " cm\n";
+  return kExitOk;
+}
+
+}  // namespace clothfit::apps

@@ -1,0 +1,112 @@
+#include "fitting/parameter_sweep.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace clothfit::fitting {
+namespace {
+
+double parse_number(const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw std::invalid_argument("expected a number for " + what + ", found '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+GridAxis parse_sweep_axis(const std::string& text, const ModelParameters& parameters) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos)
+    throw std::invalid_argument("expected name=lower:upper:step, found '" + text + "'");
+  const std::string name = text.substr(0, eq);
+  const int index = parameters.find(name);
+  if (index < 0) {
+    std::string known;
+    for (const ParameterSpec& s : parameters.specs())
+      known += (known.empty() ? "" : ", ") + s.name;
+    throw std::invalid_argument("unknown parameter '" + name + "' (the scenario has " + known +
+                                ")");
+  }
+  std::vector<std::string> parts;
+  std::stringstream in(text.substr(eq + 1));
+  std::string part;
+  while (std::getline(in, part, ':'))
+    parts.push_back(part);
+  if (parts.size() != 3)
+    throw std::invalid_argument("expected " + name + "=lower:upper:step, found '" + text + "'");
+  const double lower = parse_number(parts[0], name + " lower");
+  const double upper = parse_number(parts[1], name + " upper");
+  const double step = parse_number(parts[2], name + " step");
+  if (lower < 0 || !(upper >= lower) || !(step > 0))
+    throw std::invalid_argument("expected 0 ≤ lower ≤ upper and step > 0 for " + name);
+  const double count = (upper - lower) / step;
+  const long n = static_cast<long>(std::floor(count + 1e-9)) + 1;
+  if (n > 10000)
+    throw std::invalid_argument(name + ": more than 10000 values; use a larger step");
+  GridAxis axis;
+  axis.parameter = index;
+  for (long i = 0; i < n; ++i)
+    axis.values.push_back(std::min(upper, lower + i * step));
+  return axis;
+}
+
+std::vector<double> parse_parameter_values(const std::string& text,
+                                           const ModelParameters& parameters,
+                                           std::vector<double> base) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument("expected name=value, found '" + item + "'");
+    const std::string name = item.substr(0, eq);
+    const int index = parameters.find(name);
+    if (index < 0)
+      throw std::invalid_argument("unknown parameter '" + name + "'");
+    const double v = parse_number(item.substr(eq + 1), name);
+    if (v < 0)
+      throw std::invalid_argument("expected a value ≥ 0 for " + name);
+    base[static_cast<std::size_t>(index)] = v;
+  }
+  return base;
+}
+
+SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
+                      const std::vector<GridAxis>& axes) {
+  SweepResult sweep;
+  sweep.axes = axes;
+  sweep.points = grid_points(base, axes);
+  sweep.evaluations = evaluator.evaluate(sweep.points, "sweep");
+  return sweep;
+}
+
+void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
+                     const ModelParameters& parameters) {
+  for (const GridAxis& axis : sweep.axes)
+    out << parameters.specs()[static_cast<std::size_t>(axis.parameter)].name << ',';
+  out << "objective,mean_error_m,mean_spread_m,status\n";
+  char buffer[64];
+  for (std::size_t k = 0; k < sweep.points.size(); ++k) {
+    for (const GridAxis& axis : sweep.axes) {
+      std::snprintf(buffer, sizeof buffer, "%.9g,",
+                    sweep.points[k][static_cast<std::size_t>(axis.parameter)]);
+      out << buffer;
+    }
+    const Evaluation& e = sweep.evaluations[k];
+    if (e.ok) {
+      std::snprintf(buffer, sizeof buffer, "%.9g,%.9g,%.9g,", e.objective, e.errors.mean_error_m,
+                    e.errors.mean_spread_m);
+      out << buffer << (e.unconverged_steps > 0 ? "iteration_cap" : "ok") << '\n';
+    } else {
+      out << ",,,failed\n";
+    }
+  }
+}
+
+}  // namespace clothfit::fitting
