@@ -49,6 +49,7 @@ void CollisionSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1
   m_rows.clear();
   m_row_of_key.clear();
   m_candidates = 0;
+  m_detected = false;
   if (m_stick) {
     const int points = static_cast<int>(m_stick_t0.rows());
     const Eigen::Vector3d a0 = m_stick->end0.position(t0), b0 = m_stick->end1.position(t0);
@@ -125,8 +126,15 @@ void CollisionSet::run_detection(const Eigen::VectorXd& phi_j, double proximity,
   *found = 0;
   const double stick_radius = m_stick ? m_stick->radius : 0.0;
   const double thickness = m_options.enabled ? m_options.thickness : 0.0;
-  const double margin = 2.0 * proximity * std::max(thickness, stick_radius);
-  m_detector->update(m_phi_n, phi_j, margin);
+  // One margin for every call (the largest detection distance of the step), so that the final
+  // check on the last detected iterate needs no new update and the trees are not loosened and
+  // rebuilt by margins that change from call to call.
+  const double margin = 2.0 * m_options.proximity * std::max(thickness, stick_radius);
+  if (!m_detected || m_detected_phi.size() != phi_j.size() || m_detected_phi != phi_j) {
+    m_detector->update(m_phi_n, phi_j, margin);
+    m_detected_phi = phi_j;
+    m_detected = true;
+  }
   if (m_options.enabled) {
     collision::CcdOptions ccd;
     ccd.thickness = m_options.thickness;

@@ -104,6 +104,8 @@ class CollisionSet {
   Eigen::MatrixX3d m_stick_t0, m_stick_t1;     // stick points (M × 3) at tₙ and tₙ₊₁, m
 
   Eigen::VectorXd m_phi_n;
+  Eigen::VectorXd m_detected_phi;  // φ_j of the detector's last update in this step
+  bool m_detected = false;
   double m_proximity = 0.0;
   std::vector<Row> m_rows;
   std::unordered_map<std::uint64_t, int> m_row_of_key;

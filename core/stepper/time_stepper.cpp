@@ -1,6 +1,7 @@
 #include "core/stepper/time_stepper.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -191,6 +192,8 @@ StepReport TimeStepper::step(SimulationState* state) {
     const SelfCollisionOptions& collision_options = m_model.self_collisions;
     m_lambda_start = m_lambda;
     double proximity = collision_options.proximity;
+    double collision_seconds = 0.0;
+    using Clock = std::chrono::steady_clock;
     for (int attempt = 0;; ++attempt) {
       m_phi = m_phi0;
       m_lambda = m_lambda_start;
@@ -205,7 +208,11 @@ StepReport TimeStepper::step(SimulationState* state) {
       report.proximity = proximity;
       if (report.status == StepStatus::kFailed)
         return report;
-      if (!m_collisions->final_check(m_phi))
+      const auto start = Clock::now();
+      const bool crossing = m_collisions->final_check(m_phi);
+      collision_seconds +=
+          report.collision_seconds + std::chrono::duration<double>(Clock::now() - start).count();
+      if (!crossing)
         break;
       if (attempt == collision_options.max_retries) {
         report.status = StepStatus::kIterationCap;
@@ -215,6 +222,7 @@ StepReport TimeStepper::step(SimulationState* state) {
       }
       proximity *= collision_options.proximity_reduction;
     }
+    report.collision_seconds = collision_seconds;
     m_collisions->end_step();
     report.active_collision_rows = m_collisions->active_count();
     report.stick_contact = m_collisions->active_stick_count() > 0;
@@ -271,8 +279,11 @@ StepReport TimeStepper::project() {
     }
     report.min_contact_value = min_contact;
     if (m_collisions) {
+      const auto start = std::chrono::steady_clock::now();
       m_collisions->detect(m_phi);
       const double min_collision = m_collisions->assemble(m_phi, m_held_increment, &m_qp, &m_seed);
+      report.collision_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report.min_collision_value = min_collision;
       min_contact = std::min(min_contact, min_collision);
     }

@@ -47,8 +47,9 @@ struct StepReport {
   int active_collision_rows = 0;  // collision and stick rows active at the end of the step
   bool stick_contact = false;     // some stick row is active at the end of the step
   double min_collision_value = std::numeric_limits<double>::infinity();  // min H_k − τ0, m
-  int collision_retries = 0;  // projections redone with ω ← 0.9ω
-  double proximity = 0.0;     // ω of the accepted projection
+  double collision_seconds = 0.0;  // wall time in collision detection and row assembly, s
+  int collision_retries = 0;       // projections redone with ω ← 0.9ω
+  double proximity = 0.0;          // ω of the accepted projection
   std::string message;
 };
 
