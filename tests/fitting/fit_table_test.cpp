@@ -1,0 +1,218 @@
+// Fit tables: reading fit.json (errors name file and field) and the list, tablecloth (paper
+// Table 2) and hitting (paper Table 3) layouts in Markdown, CSV and JSON.
+#include "fitting/fit_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/io/input_error.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+std::filesystem::path scratch_dir() {
+  const auto dir = std::filesystem::temp_directory_path() / "clothfit_fit_table_test";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const auto path = scratch_dir() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string tablecloth_json(const std::string& material, const std::string& condition, double mu,
+                            double truth, bool pinned, double error_m) {
+  return R"({"name": ")" + material + "-tablecloth-" + condition + R"(", "material": ")" +
+         material + R"(", "experiment": "tablecloth", "condition": ")" + condition +
+         R"(", "recording": "r.csv", "recording_seconds": 4.0,
+   "parameters": {"alpha": {"value": 0.2, "fitted": false},
+                  "mu.table": {"value": )" +
+         std::to_string(mu) + R"(, "fitted": true, "lower": 0, "upper": 1,
+                               "interval": [0.1, 0.4], "pinned": )" +
+         (pinned ? "true" : "false") + R"(, "truth": )" + std::to_string(truth) + R"(}},
+   "objective": 3.1, "mean_error_m": )" +
+         std::to_string(error_m) + R"(, "mean_spread_m": 0.0101, "q": 0.031,
+   "evaluations": 40, "wall_seconds": 12.5, "termination": "converged"})";
+}
+
+constexpr const char* kHitting = R"({"name": "wool-hitting", "material": "wool",
+  "experiment": "hitting", "condition": "", "recording": "h.csv", "recording_seconds": 15.2,
+  "parameters": {"alpha": {"value": 0.213, "fitted": true, "lower": 0, "upper": 2,
+                           "interval": [0.15, 0.3], "pinned": true, "truth": 0.2},
+                 "delta": {"value": 1.9, "fitted": true, "lower": 0, "upper": 2,
+                           "interval": [1.2, 2.0], "pinned": false}},
+  "objective": 12.3, "mean_error_m": 0.0084, "mean_spread_m": 0.0101,
+  "q": 0.47, "q_interior_point": 1.31, "evaluations": 250, "wall_seconds": 31.0,
+  "termination": "converged"})";
+
+TEST(FitTable, ReadsAFitJson) {
+  const FitReport fit = read_fit_report(write("hitting.json", kHitting));
+  EXPECT_EQ(fit.name, "wool-hitting");
+  EXPECT_EQ(fit.experiment, "hitting");
+  ASSERT_EQ(fit.parameters.size(), 2u);
+  const FitReportParameter* alpha = fit.parameter("alpha");
+  ASSERT_NE(alpha, nullptr);
+  EXPECT_DOUBLE_EQ(alpha->value, 0.213);
+  ASSERT_TRUE(alpha->interval.has_value());
+  EXPECT_DOUBLE_EQ(alpha->interval->second, 0.3);
+  EXPECT_DOUBLE_EQ(*alpha->truth, 0.2);
+  EXPECT_FALSE(fit.parameter("delta")->pinned);
+  EXPECT_FALSE(fit.parameter("delta")->truth.has_value());
+  EXPECT_DOUBLE_EQ(*fit.q_interior_point, 1.31);
+  EXPECT_EQ(fit.evaluations, 250);
+  EXPECT_EQ(fit.friction(), nullptr);
+}
+
+TEST(FitTable, ErrorsNameTheFileAndTheField) {
+  const std::string missing = write("missing.json", R"({"name": "x", "material": "wool",
+    "experiment": "hitting", "recording_seconds": 1, "parameters": {}})");
+  try {
+    read_fit_report(missing);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, missing);
+    EXPECT_EQ(e.location().field, "objective");
+  }
+  const std::string bad_interval = write("bad_interval.json", R"({"name": "x", "material": "w",
+    "experiment": "hitting", "recording_seconds": 1, "objective": 1, "mean_error_m": 0.01,
+    "mean_spread_m": 0.01, "q": 0.1,
+    "parameters": {"alpha": {"value": 0.2, "fitted": true, "interval": [0.3]}}})");
+  try {
+    read_fit_report(bad_interval);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, bad_interval);
+    EXPECT_EQ(e.location().field, "parameters.alpha.interval");
+  }
+  const std::string syntax = write("syntax.json", "{\"name\": ");
+  EXPECT_THROW(read_fit_report(syntax), InputError);
+  EXPECT_THROW(read_fit_report((scratch_dir() / "no_such_file.json").string()), InputError);
+}
+
+TEST(FitTable, NullNumbersFromAFailedFitReadAsNaN) {
+  const FitReport fit = parse_fit_report(
+      nlohmann::json::parse(R"({"name": "x", "material": "w", "experiment": "other",
+        "recording_seconds": 1, "objective": null, "mean_error_m": null,
+        "mean_spread_m": null, "q": 0.1, "parameters": {}})"),
+      "failed.json");
+  EXPECT_TRUE(std::isnan(fit.objective));
+  const Table table = make_list_table({fit});
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.rows[0][2], "n/a");  // ē
+}
+
+TEST(FitTable, AutomaticLayout) {
+  const FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
+  const FitReport cloth = parse_fit_report(
+      nlohmann::json::parse(tablecloth_json("wool", "low", 0.3, 0.3, true, 0.01)), "t.json");
+  EXPECT_EQ(resolve_layout(TableLayout::automatic, {hit, hit}), TableLayout::hitting);
+  EXPECT_EQ(resolve_layout(TableLayout::automatic, {cloth}), TableLayout::tablecloth);
+  EXPECT_EQ(resolve_layout(TableLayout::automatic, {cloth, hit}), TableLayout::list);
+  EXPECT_EQ(resolve_layout(TableLayout::automatic, {}), TableLayout::list);
+  EXPECT_EQ(resolve_layout(TableLayout::hitting, {cloth}), TableLayout::hitting);
+}
+
+TEST(FitTable, ListTableMarksParametersNotPinnedDown) {
+  const FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
+  const Table table = make_list_table({hit});
+  const std::vector<std::string> columns = {"name",   "material", "α", "α truth",     "δ",
+                                            "ē (cm)", "s̄ (cm)",   "q", "evaluations", "wall (s)"};
+  EXPECT_EQ(table.columns, columns);
+  ASSERT_EQ(table.rows.size(), 1u);
+  const auto& row = table.rows[0];
+  EXPECT_EQ(row[2], "0.213 [0.15, 0.3]");
+  EXPECT_EQ(row[3], "0.2");
+  EXPECT_EQ(row[4], "1.9 [1.2, 2]*");
+  EXPECT_EQ(row[5], "0.84");
+  EXPECT_EQ(row[6], "1.01");
+  EXPECT_EQ(row[7], "0.470");
+  EXPECT_EQ(row[8], "250");
+  ASSERT_EQ(table.notes.size(), 1u);
+  EXPECT_NE(table.notes[0].find("not pinned down"), std::string::npos);
+}
+
+TEST(FitTable, TableclothLayoutPairsLowAndHighPerMaterial) {
+  std::vector<FitReport> fits;
+  fits.push_back(parse_fit_report(
+      nlohmann::json::parse(tablecloth_json("polyester", "high", 0.62, 0.6, true, 0.0084)),
+      "p-high.json"));
+  fits.push_back(parse_fit_report(
+      nlohmann::json::parse(tablecloth_json("wool", "low", 0.21, 0.2, true, 0.0120)),
+      "w-low.json"));
+  fits.push_back(parse_fit_report(
+      nlohmann::json::parse(tablecloth_json("polyester", "low", 0.18, 0.2, false, 0.0091)),
+      "p-low.json"));
+  const Table table = make_tablecloth_table(fits);
+  const std::vector<std::string> columns = {"material",     "μ_low",       "μ_low truth",
+                                            "ē_low (cm)",   "s̄_low (cm)",  "μ_high",
+                                            "μ_high truth", "ē_high (cm)", "s̄_high (cm)"};
+  EXPECT_EQ(table.columns, columns);
+  ASSERT_EQ(table.rows.size(), 2u);
+  const std::vector<std::string> polyester = {"polyester", "0.18 [0.1, 0.4]*", "0.2", "0.91",
+                                              "1.01",      "0.62 [0.1, 0.4]",  "0.6", "0.84",
+                                              "1.01"};
+  EXPECT_EQ(table.rows[0], polyester);
+  EXPECT_EQ(table.rows[1][0], "wool");
+  EXPECT_EQ(table.rows[1][1], "0.21 [0.1, 0.4]");
+  EXPECT_EQ(table.rows[1][5], "");  // no high-friction wool fit
+  ASSERT_EQ(table.notes.size(), 2u);
+  EXPECT_NE(table.notes[0].find("'table'"), std::string::npos);
+
+  // A second fit for the same material and condition, a missing condition, a hitting fit.
+  std::vector<FitReport> twice = {fits[0], fits[0]};
+  EXPECT_THROW(make_tablecloth_table(twice), InputError);
+  FitReport no_condition = fits[1];
+  no_condition.condition = "";
+  try {
+    make_tablecloth_table({no_condition});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "w-low.json");
+    EXPECT_EQ(e.location().field, "condition");
+  }
+  const FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
+  EXPECT_THROW(make_tablecloth_table({hit}), InputError);
+}
+
+TEST(FitTable, HittingLayoutLikeTable3) {
+  const FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
+  const Table table = make_hitting_table({hit});
+  const std::vector<std::string> columns = {"material", "T_rec (s)",    "ē (cm)",
+                                            "s̄ (cm)",   "q active set", "q interior point",
+                                            "α",        "α truth",      "δ"};
+  EXPECT_EQ(table.columns, columns);
+  const std::vector<std::string> row = {
+      "wool", "15.2", "0.84", "1.01", "0.47", "1.31", "0.213 [0.15, 0.3]", "0.2", "1.9 [1.2, 2]*"};
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.rows[0], row);
+  const FitReport cloth = parse_fit_report(
+      nlohmann::json::parse(tablecloth_json("wool", "low", 0.3, 0.3, true, 0.01)), "t.json");
+  EXPECT_THROW(make_hitting_table({cloth}), InputError);
+}
+
+TEST(FitTable, RendersMarkdownCsvAndJson) {
+  Table table;
+  table.columns = {"name", "value"};
+  table.rows = {{"a, \"b\"", "1|2"}, {"c", "3*"}};
+  table.notes = {"* a note"};
+  const std::string md = render_table(table, TableFormat::markdown);
+  EXPECT_EQ(md,
+            "| name | value |\n| --- | --- |\n| a, \"b\" | 1\\|2 |\n| c | 3\\* |\n\n\\* a note\n");
+  const std::string csv = render_table(table, TableFormat::csv);
+  EXPECT_EQ(csv, "name,value\n\"a, \"\"b\"\"\",1|2\nc,3*\n");
+  const nlohmann::json j = nlohmann::json::parse(render_table(table, TableFormat::json));
+  EXPECT_EQ(j["columns"].size(), 2u);
+  EXPECT_EQ(j["rows"][0]["name"], "a, \"b\"");
+  EXPECT_EQ(j["rows"][1]["value"], "3*");
+  EXPECT_EQ(j["notes"][0], "* a note");
+}
+
+}  // namespace
+}  // namespace clothfit::fitting
