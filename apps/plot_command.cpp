@@ -1,0 +1,453 @@
+// clothfit plot FILE.csv... [--out FILE.svg] [--title T] [--truth name=value]: SVG plots of the
+// CSV files `clothfit fit` and `clothfit sweep` write, recognised by their header:
+//   frames.csv (frame,time_s,error_m,spread_m,visible_markers,contact): e_n and s_n over time,
+//     frames with contact shaded;
+//   sweep.csv (1 parameter): ē over the parameter, optimum and truth marked;
+//   sweep.csv (2 parameters): heat map of ē, optimum circled, truth crossed;
+//   several 1-parameter sweep.csv over one grid: the paper's Fig. 7, one row per file.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apps/command_line.hpp"
+#include "core/io/input_error.hpp"
+#include "fitting/svg_plot.hpp"
+
+namespace po = boost::program_options;
+
+namespace clothfit::apps {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* kUsage =
+    "usage: clothfit plot FILE.csv... [--out FILE.svg] [--title T] [--truth NAME=VALUE]\n\n"
+    "Draws the CSV of `clothfit fit` (DIR/frames.csv: e_n and s_n over time, contact shaded)\n"
+    "or of `clothfit sweep` (DIR/sweep.csv: the mean error over one parameter as a line, over\n"
+    "two as a heat map with the optimum circled). Several one-parameter sweeps over the same\n"
+    "grid make one heat map with a row per file (paper Fig. 7). --truth marks a true value,\n"
+    "e.g. --truth mu.table=0.3 (repeatable).\n\noptions";
+
+const std::vector<std::string> kFramesColumns = {"frame",    "time_s",          "error_m",
+                                                 "spread_m", "visible_markers", "contact"};
+const std::vector<std::string> kSweepTail = {"objective", "mean_error_m", "mean_spread_m",
+                                             "status"};
+
+// A CSV file: header and rows of fields, with the line number of each row (1-based).
+struct CsvFile {
+  std::string path;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> lines;
+};
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ','))
+    fields.push_back(field);
+  if (!line.empty() && line.back() == ',')
+    fields.emplace_back();
+  return fields;
+}
+
+std::string join(const std::vector<std::string>& fields) {
+  std::string s;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    s += (i ? "," : "") + fields[i];
+  return s;
+}
+
+CsvFile read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError({path, 0, 0, ""}, "cannot open file for reading");
+  CsvFile csv;
+  csv.path = path;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.empty())
+      continue;
+    std::vector<std::string> fields = split(line);
+    if (csv.header.empty()) {
+      csv.header = std::move(fields);
+      continue;
+    }
+    if (fields.size() != csv.header.size())
+      throw InputError({path, number, 0, ""},
+                       "expected " + std::to_string(csv.header.size()) +
+                           " comma-separated fields as in the header, found " +
+                           std::to_string(fields.size()));
+    csv.rows.push_back(std::move(fields));
+    csv.lines.push_back(number);
+  }
+  if (csv.header.empty())
+    throw InputError({path, 1, 0, ""}, "expected a header line, found an empty file");
+  if (csv.rows.empty())
+    throw InputError({path, number + 1, 0, ""}, "expected data rows after the header");
+  return csv;
+}
+
+// Field `column` of row `row` as a number; empty and "nan" give NaN when allow_nan.
+double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allow_nan) {
+  const std::string& text = csv.rows[row][column];
+  const InputLocation where{csv.path, csv.lines[row], static_cast<int>(column) + 1,
+                            csv.header[column]};
+  if (text.empty() || text == "nan" || text == "NaN" || text == "-nan") {
+    if (allow_nan)
+      return kNaN;
+    throw InputError(where, "expected a number, found '" + text + "'");
+  }
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0')
+    throw InputError(where, "expected a number, found '" + text + "'");
+  if (!allow_nan && !std::isfinite(v))
+    throw InputError(where, "expected a finite number, found '" + text + "'");
+  return v;
+}
+
+bool is_frames(const CsvFile& csv) {
+  return csv.header == kFramesColumns;
+}
+
+// Number of varied parameters of a sweep CSV (1 or 2), 0 when it is not one.
+std::size_t sweep_parameters(const CsvFile& csv) {
+  if (csv.header.size() < kSweepTail.size() + 1 || csv.header.size() > kSweepTail.size() + 2)
+    return 0;
+  if (!std::equal(kSweepTail.begin(), kSweepTail.end(),
+                  csv.header.end() - static_cast<std::ptrdiff_t>(kSweepTail.size())))
+    return 0;
+  return csv.header.size() - kSweepTail.size();
+}
+
+[[noreturn]] void unknown_header(const CsvFile& csv) {
+  throw InputError({csv.path, 1, 0, ""},
+                   "expected the header of a frames CSV (" + join(kFramesColumns) +
+                       ") or of a sweep CSV (PARAMETER[,PARAMETER]," + join(kSweepTail) +
+                       "), found '" + join(csv.header) + "'");
+}
+
+std::string parameter_label(const std::string& name) {
+  if (name == "alpha")
+    return "α (damping)";
+  if (name == "delta")
+    return "δ (virtual density)";
+  if (name.rfind("mu.", 0) == 0)
+    return "μ (friction with " + name.substr(3) + ")";
+  return name;
+}
+
+std::string short_value(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
+
+// One sweep CSV read into columns: parameter values, ē (m; NaN unless status ok), objective.
+struct Sweep {
+  std::vector<std::string> names;               // 1 or 2
+  std::vector<std::vector<double>> values;      // per name, one per row
+  std::vector<double> mean_error_m, objective;  // one per row
+};
+
+Sweep read_sweep(const CsvFile& csv) {
+  Sweep s;
+  const std::size_t k = sweep_parameters(csv);
+  s.names.assign(csv.header.begin(), csv.header.begin() + static_cast<std::ptrdiff_t>(k));
+  s.values.resize(k);
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    for (std::size_t p = 0; p < k; ++p)
+      s.values[p].push_back(number(csv, r, p, false));
+    const bool ok = csv.rows[r][k + 3] == "ok";
+    const double objective = number(csv, r, k, true);
+    const double error = number(csv, r, k + 1, true);
+    s.objective.push_back(ok ? objective : kNaN);
+    s.mean_error_m.push_back(ok ? error : kNaN);
+  }
+  return s;
+}
+
+// The distinct values of a column in order of first appearance.
+std::vector<double> distinct(const std::vector<double>& column) {
+  std::vector<double> out;
+  for (double v : column) {
+    if (std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  }
+  return out;
+}
+
+// The row with the smallest objective (smallest ē when no objective is finite); nullopt if none.
+std::optional<std::size_t> best_row(const Sweep& s) {
+  std::optional<std::size_t> best;
+  for (const std::vector<double>* column : {&s.objective, &s.mean_error_m}) {
+    for (std::size_t r = 0; r < column->size(); ++r) {
+      if (std::isfinite((*column)[r]) && (!best || (*column)[r] < (*column)[*best]))
+        best = r;
+    }
+    if (best)
+      return best;
+  }
+  return best;
+}
+
+std::string frames_plot(const CsvFile& csv, const std::string& title) {
+  fitting::LineSeries error, spread;
+  double error_sum = 0.0, spread_sum = 0.0;
+  int counted = 0;
+  std::vector<double> contact_times;
+  std::vector<bool> contact;
+  for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    const double t = number(csv, r, 1, false);
+    const double e = number(csv, r, 2, true);
+    const double s = number(csv, r, 3, true);
+    const double c = number(csv, r, 5, false);
+    if (c != 0.0 && c != 1.0)
+      throw InputError({csv.path, csv.lines[r], 6, "contact"},
+                       "expected 0 or 1, found '" + csv.rows[r][5] + "'");
+    error.x.push_back(t);
+    error.y.push_back(100.0 * e);
+    spread.x.push_back(t);
+    spread.y.push_back(100.0 * s);
+    if (std::isfinite(e) && std::isfinite(s)) {
+      error_sum += e;
+      spread_sum += s;
+      ++counted;
+    }
+    contact_times.push_back(t);
+    contact.push_back(c == 1.0);
+  }
+  const double dt = contact_times.size() > 1 ? (contact_times.back() - contact_times.front()) /
+                                                   static_cast<double>(contact_times.size() - 1)
+                                             : 0.01;
+  fitting::LinePlot plot;
+  for (std::size_t i = 0; i < contact.size(); ++i) {
+    if (!contact[i])
+      continue;
+    std::size_t j = i;
+    while (j + 1 < contact.size() && contact[j + 1])
+      ++j;
+    plot.shaded.push_back({contact_times[i] - dt / 2, contact_times[j] + dt / 2});
+    i = j;
+  }
+  char label[96];
+  std::snprintf(label, sizeof label, "e_n (mean ē = %.2f cm)",
+                counted ? 100.0 * error_sum / counted : kNaN);
+  error.label = label;
+  std::snprintf(label, sizeof label, "s_n (mean s̄ = %.2f cm)",
+                counted ? 100.0 * spread_sum / counted : kNaN);
+  spread.label = label;
+  spread.dashed = true;
+  plot.title = title.empty() ? "Error e_n and spread s_n per frame" : title;
+  plot.x_label = "time (s)";
+  plot.y_label = "distance (cm)";
+  plot.series = {error, spread};
+  plot.shaded_label = "contact";
+  return fitting::render_line_plot(plot);
+}
+
+// --truth values by parameter name; a name the sweep does not vary is an error.
+std::optional<double> truth_for(const std::map<std::string, double>& truth,
+                                const std::string& name) {
+  auto it = truth.find(name);
+  return it == truth.end() ? std::nullopt : std::optional(it->second);
+}
+
+std::string sweep_line_plot(const Sweep& s, const std::map<std::string, double>& truth,
+                            const std::string& title) {
+  fitting::LinePlot plot;
+  fitting::LineSeries line;
+  line.label = "ē";
+  line.x = s.values[0];
+  for (double e : s.mean_error_m)
+    line.y.push_back(100.0 * e);
+  line.points = true;
+  plot.series = {line};
+  if (const auto best = best_row(s)) {
+    fitting::VerticalMarker m;
+    m.x = s.values[0][*best];
+    m.label = "optimum " + short_value(m.x);
+    plot.markers.push_back(m);
+  }
+  if (const auto t = truth_for(truth, s.names[0])) {
+    fitting::VerticalMarker m;
+    m.x = *t;
+    m.label = "truth " + short_value(*t);
+    m.colour = "#207020";
+    plot.markers.push_back(m);
+  }
+  plot.title = title.empty() ? "Mean error over " + s.names[0] : title;
+  plot.x_label = parameter_label(s.names[0]);
+  plot.y_label = "mean error ē (cm)";
+  return fitting::render_line_plot(plot);
+}
+
+std::string sweep_heat_map(const CsvFile& csv, const Sweep& s,
+                           const std::map<std::string, double>& truth, const std::string& title) {
+  // Rows: the first (slowest) parameter; columns: the second.
+  const std::vector<double> ys = distinct(s.values[0]);
+  const std::vector<double> xs = distinct(s.values[1]);
+  for (std::size_t r = 0; r < s.mean_error_m.size(); ++r) {
+    if (r >= ys.size() * xs.size() || s.values[0][r] != ys[r / xs.size()] ||
+        s.values[1][r] != xs[r % xs.size()])
+      throw InputError({csv.path, csv.lines[r], 0, ""},
+                       "expected a full grid in order (" + s.names[0] +
+                           " slowest): " + std::to_string(ys.size()) + " x " +
+                           std::to_string(xs.size()) + " values, this row breaks the order");
+  }
+  if (s.mean_error_m.size() != ys.size() * xs.size())
+    throw InputError({csv.path, csv.lines.back(), 0, ""},
+                     "expected " + std::to_string(ys.size() * xs.size()) + " rows for a " +
+                         std::to_string(ys.size()) + " x " + std::to_string(xs.size()) +
+                         " grid, found " + std::to_string(s.mean_error_m.size()));
+  for (const std::vector<double>* axis : {&xs, &ys}) {
+    if (!std::is_sorted(axis->begin(), axis->end()))
+      throw InputError({csv.path, 0, 0, ""}, "expected increasing parameter values in the grid");
+  }
+  fitting::HeatMap map;
+  map.x_values = xs;
+  map.y_values = ys;
+  for (double e : s.mean_error_m)
+    map.values.push_back(100.0 * e);
+  if (const auto best = best_row(s))
+    map.circled.push_back({*best % xs.size(), *best / xs.size()});
+  map.truth_x = truth_for(truth, s.names[1]);
+  map.truth_y = truth_for(truth, s.names[0]);
+  if (map.truth_y && !map.truth_x)
+    map.truth_y.reset();  // a cross needs both coordinates
+  map.title = title.empty() ? "Mean error over " + s.names[0] + " × " + s.names[1] : title;
+  map.x_label = parameter_label(s.names[1]);
+  map.y_label = parameter_label(s.names[0]);
+  map.value_label = "ē (cm)";
+  map.show_values = xs.size() * ys.size() <= 64;
+  return fitting::render_heat_map(map);
+}
+
+// Fig. 7: several 1-parameter sweeps over one grid, a row per file.
+std::string sweep_rows_map(const std::vector<CsvFile>& files, const std::vector<Sweep>& sweeps,
+                           const std::map<std::string, double>& truth, const std::string& title) {
+  fitting::HeatMap map;
+  map.x_values = sweeps[0].values[0];
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    if (sweeps[f].names != sweeps[0].names || sweeps[f].values[0] != map.x_values)
+      throw InputError({files[f].path, 0, 0, ""},
+                       "expected the same one-parameter grid as " + files[0].path +
+                           " (several files make one heat map row each)");
+    const std::filesystem::path p(files[f].path);
+    const std::string parent = p.parent_path().filename().string();
+    map.y_labels.push_back(parent.empty() ? p.stem().string() : parent);
+    for (double e : sweeps[f].mean_error_m)
+      map.values.push_back(100.0 * e);
+  }
+  if (!std::is_sorted(map.x_values.begin(), map.x_values.end()))
+    throw InputError({files[0].path, 0, 0, ""}, "expected increasing parameter values");
+  map.circled = fitting::row_minima(map);
+  map.truth_x = truth_for(truth, sweeps[0].names[0]);
+  map.title = title.empty() ? "Mean error over " + sweeps[0].names[0] : title;
+  map.x_label = parameter_label(sweeps[0].names[0]);
+  map.value_label = "ē (cm)";
+  map.height_px = std::max(260.0, 120.0 + 36.0 * static_cast<double>(files.size()));
+  map.show_values = map.x_values.size() <= 24;  // as in the paper's figure
+  return fitting::render_heat_map(map);
+}
+
+}  // namespace
+
+int run_plot_command(int argc, char** argv) {
+  po::options_description options(kUsage);
+  std::string out_path, title;
+  std::vector<std::string> files, truth_options;
+  options.add_options()("help,h", "show this help")(
+      "out,o", po::value(&out_path), "SVG file to write; default: the first CSV with .svg")(
+      "title", po::value(&title), "plot title")("truth", po::value(&truth_options)->composing(),
+                                                "NAME=VALUE: mark a true parameter value (sweeps)");
+  po::options_description hidden;
+  hidden.add_options()("files", po::value(&files)->composing());
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  po::variables_map vm;
+  if (auto code = parse_command_line("plot", argc, argv, options, hidden, positional, &vm))
+    return *code;
+  if (files.empty())
+    return usage_error("plot", "needs a frames.csv or sweep.csv file");
+  std::map<std::string, double> truth;
+  for (const std::string& t : truth_options) {
+    const std::size_t eq = t.find('=');
+    char* end = nullptr;
+    const double v = eq == std::string::npos ? 0.0 : std::strtod(t.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || end == t.c_str() + eq + 1 || *end != '\0' ||
+        !std::isfinite(v))
+      return usage_error("plot", "--truth expects NAME=VALUE, e.g. mu.table=0.3, not '" + t + "'");
+    truth[t.substr(0, eq)] = v;
+  }
+
+  std::string svg;
+  try {
+    std::vector<CsvFile> csvs;
+    for (const std::string& f : files)
+      csvs.push_back(read_csv(f));
+    for (const CsvFile& csv : csvs) {
+      if (!is_frames(csv) && sweep_parameters(csv) == 0)
+        unknown_header(csv);
+    }
+    if (csvs.size() == 1 && is_frames(csvs[0])) {
+      svg = frames_plot(csvs[0], title);
+    } else {
+      std::vector<Sweep> sweeps;
+      for (const CsvFile& csv : csvs) {
+        if (is_frames(csv))
+          throw InputError({csv.path, 1, 0, ""},
+                           "a frames CSV is plotted on its own; several files must all be "
+                           "one-parameter sweep CSVs");
+        sweeps.push_back(read_sweep(csv));
+        if (csvs.size() > 1 && sweeps.back().names.size() != 1)
+          throw InputError({csv.path, 1, 0, ""},
+                           "several files must all be one-parameter sweep CSVs, this one "
+                           "varies two");
+      }
+      for (const auto& [name, value] : truth) {
+        if (std::find(sweeps[0].names.begin(), sweeps[0].names.end(), name) ==
+            sweeps[0].names.end())
+          return usage_error("plot", "--truth names '" + name +
+                                         "', which the sweep does not vary (it varies " +
+                                         join(sweeps[0].names) + ")");
+      }
+      if (csvs.size() > 1)
+        svg = sweep_rows_map(csvs, sweeps, truth, title);
+      else if (sweeps[0].names.size() == 1)
+        svg = sweep_line_plot(sweeps[0], truth, title);
+      else
+        svg = sweep_heat_map(csvs[0], sweeps[0], truth, title);
+    }
+  } catch (const InputError& e) {
+    std::cerr << "clothfit plot: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  if (out_path.empty())
+    out_path = std::filesystem::path(files[0]).replace_extension(".svg").string();
+  std::ofstream out(out_path);
+  out << svg;
+  if (!out) {
+    std::cerr << "clothfit plot: cannot write " << out_path << "\n";
+    return kExitFailedRun;
+  }
+  std::cout << "wrote " << out_path << "\n";
+  return kExitOk;
+}
+
+}  // namespace clothfit::apps

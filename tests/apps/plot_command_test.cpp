@@ -1,0 +1,197 @@
+// `clothfit plot` as a user runs it: recognises frames and sweep CSVs, writes SVG, and names the
+// file, line and what was expected when a CSV is wrong.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/test_paths.hpp"
+
+namespace clothfit::apps {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& arguments) {
+  const std::string command =
+      (testing::binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr)
+    return result;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    result.output += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("clothfit_plot_test_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t i = text.find(what); i != std::string::npos; i = text.find(what, i + 1))
+    ++n;
+  return n;
+}
+
+constexpr const char* kFrames =
+    "frame,time_s,error_m,spread_m,visible_markers,contact\n"
+    "0,0.00,0.010,0.012,20,0\n"
+    "1,0.01,0.020,0.012,20,1\n"
+    "2,0.02,0.030,0.012,19,1\n"
+    "3,0.03,0.020,0.012,20,0\n"
+    "4,0.04,0.020,0.012,20,1\n";
+
+constexpr const char* kSweep1 =
+    "mu.table,objective,mean_error_m,mean_spread_m,status\n"
+    "0.1,4.0,0.010,0.01,ok\n"
+    "0.2,2.0,0.005,0.01,ok\n"
+    "0.3,,,,diverged\n"
+    "0.4,3.0,0.0075,0.01,ok\n";
+
+TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
+  const auto dir = scratch("frames");
+  const std::string csv = write(dir / "frames.csv", kFrames);
+  const Result r = run("plot " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read(dir / "frames.svg");  // default: next to the CSV
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_EQ(count(svg, "<path "), 2);  // e_n and s_n
+  // Two contact intervals (frames 1-2 and 4) and the legend swatch.
+  EXPECT_EQ(count(svg, "fill=\"#fff3b0\""), 3);
+  EXPECT_NE(svg.find("mean ē = 2.00 cm"), std::string::npos);
+  EXPECT_NE(svg.find("time (s)"), std::string::npos);
+}
+
+TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
+  const auto dir = scratch("sweep1");
+  const std::string csv = write(dir / "sweep.csv", kSweep1);
+  const Result r =
+      run("plot " + csv + " --out " + (dir / "mu.svg").string() + " --truth mu.table=0.25");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read(dir / "mu.svg");
+  EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">truth 0.25</text>"), std::string::npos);
+  EXPECT_NE(svg.find("μ (friction with table)"), std::string::npos);
+  // The failed point breaks the line: two sub-paths, three dots.
+  const std::size_t d = svg.find("<path d=\"");
+  ASSERT_NE(d, std::string::npos);
+  const std::string path = svg.substr(d, svg.find("\"", d + 9) - d);
+  EXPECT_EQ(count(path, "M"), 2);
+  EXPECT_EQ(count(svg, "<circle "), 3);
+
+  const Result wrong = run("plot " + csv + " --truth alpha=0.2");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.output.find("does not vary"), std::string::npos) << wrong.output;
+  EXPECT_EQ(run("plot " + csv + " --truth mu.table").exit_code, 2);
+}
+
+TEST(PlotCommand, TwoParameterSweepGivesAHeatMapWithTheOptimumCircled) {
+  const auto dir = scratch("sweep2");
+  const std::string csv =
+      write(dir / "sweep.csv",
+            "alpha,delta,objective,mean_error_m,mean_spread_m,status\n"
+            "0.1,1,5,0.05,0.01,ok\n0.1,2,4,0.04,0.01,ok\n0.1,3,3,0.03,0.01,ok\n"
+            "0.2,1,2,0.02,0.01,ok\n0.2,2,1,0.01,0.01,ok\n0.2,3,nan,nan,nan,failed\n");
+  const Result r = run("plot " + csv + " --truth alpha=0.2 --truth delta=2 --title 'a & b'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read(dir / "sweep.svg");
+  EXPECT_EQ(count(svg, "stroke=\"#e00000\""), 1);
+  EXPECT_NE(svg.find(">truth</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">failed</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">a &amp; b</text>"), std::string::npos);
+
+  // Rows out of grid order are an error naming the line.
+  const std::string shuffled = write(dir / "shuffled.csv",
+                                     "alpha,delta,objective,mean_error_m,mean_spread_m,status\n"
+                                     "0.1,1,5,0.05,0.01,ok\n0.1,2,4,0.04,0.01,ok\n"
+                                     "0.2,2,1,0.01,0.01,ok\n0.2,1,2,0.02,0.01,ok\n");
+  const Result bad = run("plot " + shuffled);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("shuffled.csv:4"), std::string::npos) << bad.output;
+}
+
+TEST(PlotCommand, SeveralSweepsMakeOneRowEach) {
+  const auto dir = scratch("fig7");
+  const std::string a = write(dir / "polyester" / "sweep.csv", kSweep1);
+  const std::string b = write(dir / "wool" / "sweep.csv", kSweep1);
+  const Result r = run("plot " + a + " " + b + " --out " + (dir / "fig7.svg").string() +
+                       " --truth mu.table=0.2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read(dir / "fig7.svg");
+  EXPECT_NE(svg.find(">polyester</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">wool</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "stroke=\"#e00000\""), 2);  // each row's minimum
+
+  const std::string other = write(dir / "denim" / "sweep.csv",
+                                  "mu.table,objective,mean_error_m,mean_spread_m,status\n"
+                                  "0.5,1,0.01,0.01,ok\n");
+  const Result mismatch = run("plot " + a + " " + other);
+  EXPECT_EQ(mismatch.exit_code, 2);
+  EXPECT_NE(mismatch.output.find("same one-parameter grid"), std::string::npos);
+}
+
+TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
+  const auto dir = scratch("bad");
+  const Result header = run("plot " + write(dir / "h.csv", "a,b\n1,2\n"));
+  EXPECT_EQ(header.exit_code, 2);
+  EXPECT_NE(header.output.find("h.csv:1"), std::string::npos) << header.output;
+  EXPECT_NE(header.output.find("expected the header of a frames CSV"), std::string::npos);
+
+  std::string frames = kFrames;
+  frames += "5,0.05,oops,0.01,20,0\n";
+  const Result number = run("plot " + write(dir / "n.csv", frames));
+  EXPECT_EQ(number.exit_code, 2);
+  EXPECT_NE(number.output.find("n.csv:7:3: error_m: expected a number, found 'oops'"),
+            std::string::npos)
+      << number.output;
+
+  frames = kFrames;
+  frames += "5,0.05\n";
+  const Result fields = run("plot " + write(dir / "f.csv", frames));
+  EXPECT_EQ(fields.exit_code, 2);
+  EXPECT_NE(fields.output.find("f.csv:7: expected 6 comma-separated fields"), std::string::npos)
+      << fields.output;
+
+  const Result contact =
+      run("plot " +
+          write(dir / "c.csv",
+                "frame,time_s,error_m,spread_m,visible_markers,contact\n0,0,0.01,0.01,20,2\n"));
+  EXPECT_EQ(contact.exit_code, 2);
+  EXPECT_NE(contact.output.find("contact: expected 0 or 1"), std::string::npos);
+
+  EXPECT_EQ(run("plot " + (dir / "missing.csv").string()).exit_code, 2);
+  EXPECT_EQ(run("plot").exit_code, 2);
+  EXPECT_EQ(run("plot --help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace clothfit::apps
