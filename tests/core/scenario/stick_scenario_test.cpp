@@ -1,0 +1,114 @@
+// Issue 4: the "stick" and "self_collisions" objects of a scenario file — parsed values and
+// defaults, and errors that name the field.
+#include <gtest/gtest.h>
+
+#include "core/io/input_error.hpp"
+#include "core/scenario/scenario.hpp"
+
+namespace clothfit::scenario {
+namespace {
+
+nlohmann::json base() {
+  return {
+      {"cloth",
+       {{"mesh",
+         {{"type", "grid"}, {"width", 0.42}, {"height", 0.594}, {"nodes_x", 7}, {"nodes_y", 9}}},
+        {"material", "polyester"}}},
+      {"time", {{"duration", 0.1}}}};
+}
+
+nlohmann::json stick() {
+  return {{"end0",
+           {{"position", {-0.1, -0.2, 0.3}},
+            {"path",
+             {{{"time", 0.0}, {"offset", {0, 0, 0}}}, {{"time", 0.5}, {"offset", {0, 0.4, 0}}}}}}},
+          {"end1", {{"position", {0.65, -0.2, 0.3}}}}};
+}
+
+TEST(StickScenario, ParsesStickAndSelfCollisions) {
+  nlohmann::json j = base();
+  j["stick"] = stick();
+  j["stick"]["radius"] = 0.01;
+  j["self_collisions"] = {{"thickness", 0.003}, {"proximity", 0.4}, {"max_retries", 3}};
+  const Scenario s = parse_scenario(j, "s.json");
+  ASSERT_TRUE(s.model.stick.has_value());
+  EXPECT_DOUBLE_EQ(s.model.stick->radius, 0.01);
+  EXPECT_DOUBLE_EQ(s.model.stick->max_segment_length, 0.05);  // default
+  EXPECT_DOUBLE_EQ(s.model.stick->friction, 0.0);
+  // end0 moves 0.4 m along y in 0.5 s; end1 has no path and stays.
+  EXPECT_NEAR(s.model.stick->end0.position(0.25).y(), 0.0, 1e-12);
+  EXPECT_NEAR(s.model.stick->end0.position(1.0).y(), 0.2, 1e-12);
+  EXPECT_NEAR(s.model.stick->end1.position(1.0).y(), -0.2, 1e-12);
+  EXPECT_TRUE(s.model.self_collisions.enabled);  // the object's presence enables them
+  EXPECT_DOUBLE_EQ(s.model.self_collisions.thickness, 0.003);
+  EXPECT_DOUBLE_EQ(s.model.self_collisions.proximity, 0.4);
+  EXPECT_EQ(s.model.self_collisions.max_retries, 3);
+}
+
+TEST(StickScenario, DefaultsHaveNeither) {
+  const Scenario s = parse_scenario(base(), "s.json");
+  EXPECT_FALSE(s.model.stick.has_value());
+  EXPECT_FALSE(s.model.self_collisions.enabled);
+}
+
+TEST(StickScenario, ErrorsNameTheField) {
+  struct Bad {
+    const char* what;
+    nlohmann::json json;
+    std::string field;
+    std::string problem;
+  };
+  std::vector<Bad> cases;
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["radius"] = -1.0;
+    cases.push_back({"negative radius", j, "stick.radius", "> 0"});
+  }
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["friction"] = 0.3;
+    cases.push_back({"friction", j, "stick.friction", "not implemented"});
+  }
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["end1"]["position"] = {-0.1, -0.2, 0.3};
+    cases.push_back({"coincident ends", j, "stick.end1.position", "apart"});
+  }
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["end0"]["path"][1]["time"] = 0.0;
+    cases.push_back({"keyframe order", j, "stick.end0.path[1].time", "increase"});
+  }
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["colour"] = "red";
+    cases.push_back({"unknown key", j, "stick.colour", ""});
+  }
+  {
+    nlohmann::json j = base();
+    j["self_collisions"] = {{"proximity", 0.5}};
+    cases.push_back({"proximity 1/2", j, "self_collisions.proximity", "< 0.5"});
+  }
+  {
+    nlohmann::json j = base();
+    j["self_collisions"] = {{"thickness", 0.0}};
+    cases.push_back({"zero thickness", j, "self_collisions.thickness", "> 0"});
+  }
+  for (const Bad& bad : cases) {
+    try {
+      parse_scenario(bad.json, "s.json");
+      ADD_FAILURE() << bad.what << ": no error";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().field, bad.field) << bad.what << ": " << e.what();
+      EXPECT_NE(e.problem().find(bad.problem), std::string::npos) << bad.what << ": " << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace clothfit::scenario
