@@ -158,7 +158,7 @@ std::string short_value(double v) {
   return buffer;
 }
 
-// One sweep CSV read into columns: parameter values, ē (m; NaN unless status ok), objective.
+// One sweep CSV read into columns: parameter values, ē (m; NaN when the point failed), objective.
 struct Sweep {
   std::vector<std::string> names;               // 1 or 2
   std::vector<std::vector<double>> values;      // per name, one per row
@@ -173,11 +173,10 @@ Sweep read_sweep(const CsvFile& csv) {
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     for (std::size_t p = 0; p < k; ++p)
       s.values[p].push_back(number(csv, r, p, false));
-    const bool ok = csv.rows[r][k + 3] == "ok";
-    const double objective = number(csv, r, k, true);
-    const double error = number(csv, r, k + 1, true);
-    s.objective.push_back(ok ? objective : kNaN);
-    s.mean_error_m.push_back(ok ? error : kNaN);
+    // A status other than "ok" with numbers (e.g. "iteration_cap") still has a usable error;
+    // failed points have empty or nan fields and are drawn as gaps / grey cells.
+    s.objective.push_back(number(csv, r, k, true));
+    s.mean_error_m.push_back(number(csv, r, k + 1, true));
   }
   return s;
 }
