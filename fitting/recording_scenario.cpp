@@ -20,7 +20,11 @@ std::string resolve_relative(const std::string& file, const std::string& scenari
 }
 
 void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
-  o.reject_unknown({"up_axis", "units_if_absent", "max_gap_frames"});
+  o.reject_unknown({"up_axis", "units_if_absent", "max_gap_frames", "driver_smoothing"});
+  s->driver_smoothing_frames =
+      o.integer("driver_smoothing", s->driver_smoothing_frames, Range::at_least(1));
+  if (s->driver_smoothing_frames % 2 == 0)
+    o.fail("driver_smoothing", "expected an odd number of frames (a centred window)");
   if (o.has("up_axis")) {
     const std::string axis = o.choice("up_axis", {"y", "z"});
     s->read_options.file_up_axis = *mocap::parse_up_axis(axis);

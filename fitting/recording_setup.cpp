@@ -18,14 +18,29 @@ namespace {
   throw InputError(InputLocation{s.source_path, 0, 0, field}, problem);
 }
 
-stepper::Trajectory trajectory_of(const mocap::FilledMarkers& filled, std::size_t marker,
-                                  std::size_t first, std::size_t frames, double dt) {
-  std::vector<double> times(frames);
-  std::vector<Eigen::Vector3d> positions(frames);
-  for (std::size_t f = 0; f < frames; ++f) {
-    times[f] = static_cast<double>(f) * dt;
-    positions[f] = filled.position(first + f, marker);
+// Centred moving average over `window` (odd) samples, the window shrinking symmetrically at the
+// ends so that the first and last samples stay as recorded.
+std::vector<Eigen::Vector3d> smooth(const std::vector<Eigen::Vector3d>& p, int window) {
+  const long n = static_cast<long>(p.size());
+  std::vector<Eigen::Vector3d> out(p.size());
+  for (long i = 0; i < n; ++i) {
+    const long half = std::min<long>({window / 2, i, n - 1 - i});
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (long j = i - half; j <= i + half; ++j)
+      sum += p[static_cast<std::size_t>(j)];
+    out[static_cast<std::size_t>(i)] = sum / static_cast<double>(2 * half + 1);
   }
+  return out;
+}
+
+// Keyframes at every frame (t = 0 at the first simulated frame), smoothed over `smoothing` frames.
+stepper::Trajectory trajectory_of(std::vector<Eigen::Vector3d> positions, double dt,
+                                  int smoothing) {
+  std::vector<double> times(positions.size());
+  for (std::size_t f = 0; f < times.size(); ++f)
+    times[f] = static_cast<double>(f) * dt;
+  if (smoothing > 1)
+    positions = smooth(positions, smoothing);
   return stepper::Trajectory(std::move(times), std::move(positions));
 }
 
@@ -102,22 +117,26 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
     const auto cell = static_cast<std::size_t>(
         std::find(layout.names.begin(), layout.names.end(), scenario.held_markers[h]) -
         layout.names.begin());
+    std::vector<Eigen::Vector3d> samples(frames);
+    for (std::size_t f = 0; f < frames; ++f)
+      samples[f] = held.position(first + f, h);
     setup.model.held.push_back(
-        {setup.marker_nodes[cell], trajectory_of(held, h, first, frames, setup.frame_interval_s)});
+        {setup.marker_nodes[cell], trajectory_of(std::move(samples), setup.frame_interval_s,
+                                                 scenario.driver_smoothing_frames)});
   }
   if (scenario.stick) {
     const mocap::StickTrack track = mocap::stick_from_markers(
         take, scenario.stick->end0_marker, scenario.stick->end1_marker, scenario.gap_filling);
-    std::vector<double> times(frames);
     std::vector<Eigen::Vector3d> e0(frames), e1(frames);
     for (std::size_t f = 0; f < frames; ++f) {
-      times[f] = static_cast<double>(f) * setup.frame_interval_s;
       e0[f] = track.segment(first + f).end0_m;
       e1[f] = track.segment(first + f).end1_m;
     }
-    setup.stick = StickTrajectories{
-        stepper::Trajectory(times, std::move(e0)), stepper::Trajectory(times, std::move(e1)),
-        scenario.stick->radius_m, scenario.stick->friction, track.mean_length_m};
+    const int smoothing = scenario.driver_smoothing_frames;
+    setup.stick =
+        StickTrajectories{trajectory_of(std::move(e0), setup.frame_interval_s, smoothing),
+                          trajectory_of(std::move(e1), setup.frame_interval_s, smoothing),
+                          scenario.stick->radius_m, scenario.stick->friction, track.mean_length_m};
   }
 
   // Initial state: frame 0, a marker missing there taken from the first frame that has it (within
@@ -139,7 +158,7 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
     const auto cell = static_cast<Eigen::Index>(
         std::find(layout.names.begin(), layout.names.end(), scenario.held_markers[h]) -
         layout.names.begin());
-    markers.row(cell) = held.position(first, h);
+    markers.row(cell) = setup.model.held[h].target.position(0.0).transpose();
   }
   const Eigen::VectorXd guess = interpolate_marker_grid(markers, layout.rows, layout.columns, k);
   const ProjectionResult projected = project_onto_constraints(setup.model, guess);

@@ -1,0 +1,68 @@
+// Grids and sweep axes: values, order, and the parsing of "name=lo:hi:step" and "name=value".
+#include <gtest/gtest.h>
+
+#include "fitting/parameter_grid.hpp"
+#include "fitting/parameter_sweep.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+ModelParameters three_parameters() {
+  ParameterSpec alpha{"alpha", ParameterKind::kDamping, "", true, 0.5, 0.0, 1.0, 0};
+  ParameterSpec delta{"delta", ParameterKind::kVirtualDensity, "", false, 0.08, 0, 0, 0};
+  ParameterSpec mu{"mu.table", ParameterKind::kFriction, "table", true, 1.0, 0.0, 2.0, 0};
+  return ModelParameters({alpha, delta, mu});
+}
+
+TEST(Linspace, IncludesBothEnds) {
+  const std::vector<double> v = linspace(0.0, 1.0, 5);
+  ASSERT_EQ(v.size(), 5u);
+  EXPECT_DOUBLE_EQ(v[1], 0.25);
+  EXPECT_DOUBLE_EQ(v.back(), 1.0);
+  EXPECT_EQ(linspace(2.0, 4.0, 1), std::vector<double>{3.0});
+}
+
+TEST(GridPoints, FirstAxisVariesSlowestAndOthersKeepTheirBase) {
+  const std::vector<double> base{9.0, 8.0, 7.0};
+  const auto points = grid_points(base, {{0, {1.0, 2.0}}, {2, {3.0, 4.0, 5.0}}});
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0], (std::vector<double>{1.0, 8.0, 3.0}));
+  EXPECT_EQ(points[1], (std::vector<double>{1.0, 8.0, 4.0}));
+  EXPECT_EQ(points[3], (std::vector<double>{2.0, 8.0, 3.0}));
+  EXPECT_EQ(grid_points(base, {}).size(), 1u);
+}
+
+TEST(SweepAxis, ParsesRangeAndIncludesTheUpperEndWhenOnTheGrid) {
+  const ModelParameters p = three_parameters();
+  const GridAxis axis = parse_sweep_axis("mu.table=0:2:0.1", p);
+  EXPECT_EQ(axis.parameter, 2);
+  ASSERT_EQ(axis.values.size(), 21u);
+  EXPECT_DOUBLE_EQ(axis.values.back(), 2.0);
+  EXPECT_EQ(parse_sweep_axis("alpha=0.2:0.2:1", p).values.size(), 1u);
+}
+
+TEST(SweepAxis, RejectsMistakesWithAMessage) {
+  const ModelParameters p = three_parameters();
+  EXPECT_THROW(parse_sweep_axis("gamma=0:1:0.1", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0:1", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=1:0:0.1", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0:1:0", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0:x:0.1", p), std::invalid_argument);
+  try {
+    parse_sweep_axis("mu.floor=0:1:0.1", p);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mu.table"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ParameterValues, OverridesNamedValuesOnly) {
+  const ModelParameters p = three_parameters();
+  const auto v = parse_parameter_values("delta=0.1,mu.table=0.4", p, p.start_values());
+  EXPECT_EQ(v, (std::vector<double>{0.5, 0.1, 0.4}));
+  EXPECT_THROW(parse_parameter_values("delta=-1", p, v), std::invalid_argument);
+  EXPECT_THROW(parse_parameter_values("delta", p, v), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace clothfit::fitting

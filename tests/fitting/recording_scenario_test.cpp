@@ -1,0 +1,75 @@
+// Recording scenarios: defaults, and every mistake reported with its field.
+#include "fitting/recording_scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/io/input_error.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+nlohmann::json minimal() {
+  return nlohmann::json::parse(R"({
+    "recording": "take.csv",
+    "cloth": {"width": 0.42, "height": 0.594, "material": "wool"},
+    "layout": {"rows": 2, "columns": 3, "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"]]},
+    "obstacles": [{"type": "plane", "name": "floor", "friction": 0.3}],
+    "parameters": {"alpha": {"min": 0, "max": 1}, "delta": 0.1}
+  })");
+}
+
+std::string error_field(const nlohmann::json& json) {
+  try {
+    parse_recording_scenario(json, "dir/s.json");
+  } catch (const InputError& e) {
+    return e.location().field;
+  }
+  return "(no error)";
+}
+
+TEST(RecordingScenario, DefaultsAndPaths) {
+  const RecordingScenario s = parse_recording_scenario(minimal(), "dir/s.json");
+  EXPECT_EQ(s.name, "s");
+  EXPECT_EQ(s.recording_path, "dir/take.csv");
+  EXPECT_DOUBLE_EQ(s.density, 0.1804);  // wool, paper Table 1
+  EXPECT_EQ(s.refinement, 2);
+  EXPECT_EQ(s.held_markers, (std::vector<std::string>{"A1", "A3"}));  // the top corners
+  ASSERT_EQ(s.parameters.specs().size(), 3u);
+  const ParameterSpec& alpha = s.parameters.specs()[0];
+  EXPECT_TRUE(alpha.fitted);
+  EXPECT_DOUBLE_EQ(alpha.value, 0.5);  // starts in the middle of its bounds
+  EXPECT_FALSE(s.parameters.specs()[1].fitted);
+  EXPECT_EQ(s.parameters.specs()[2].name, "mu.floor");
+  EXPECT_DOUBLE_EQ(s.parameters.specs()[2].value, 0.3);  // the obstacle's own friction
+  EXPECT_EQ(s.parameters.fitted(), std::vector<int>{0});
+}
+
+TEST(RecordingScenario, MistakesNameTheirField) {
+  nlohmann::json j = minimal();
+  j["parameters"]["gamma"] = 1;
+  EXPECT_EQ(error_field(j), "parameters.gamma");
+  j = minimal();
+  j["parameters"]["alpha"] = {{"min", 1}, {"max", 0.5}};
+  EXPECT_EQ(error_field(j), "parameters.alpha.max");
+  j = minimal();
+  j["parameters"].erase("delta");
+  EXPECT_EQ(error_field(j), "parameters.delta");
+  j = minimal();
+  j["held"] = {"A1", "Z9"};
+  EXPECT_EQ(error_field(j), "held");
+  j = minimal();
+  j["cloth"]["density"] = 0.2;
+  EXPECT_EQ(error_field(j), "cloth");
+  j = minimal();
+  j["refinment"] = 2;
+  EXPECT_EQ(error_field(j), "refinment");
+  j = minimal();
+  j["stick"] = {{"end0", "S"}, {"end1", "S"}};
+  EXPECT_EQ(error_field(j), "stick.end1");
+  j = minimal();
+  j["solver"] = {{"qp", "simplex"}};
+  EXPECT_EQ(error_field(j), "solver.qp");
+}
+
+}  // namespace
+}  // namespace clothfit::fitting
