@@ -3,6 +3,7 @@
 //   DIR/fit.json    parameters, intervals, ē, s̄, q, evaluations, wall time (README "Fit results")
 //   DIR/frames.csv  frame,time_s,error_m,spread_m,visible_markers,contact at the optimum
 //   DIR/markers.csv simulated and recorded marker positions at the optimum
+//   DIR/errors.svg  e_n and s_n over time with contact intervals shaded
 // and prints the error table. Progress goes to stderr.
 #include <cmath>
 #include <cstdio>
@@ -28,7 +29,8 @@ const char* kUsage =
     "to its recording: a parallel grid search over the bounds, a bounded Ceres refinement from\n"
     "the best grid point, and for each parameter the interval where the objective sum(e_n)\n"
     "stays within 5 % of its minimum. Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per\n"
-    "frame) and DIR/markers.csv (simulated and recorded markers) and prints the error table. Exit "
+    "frame), DIR/markers.csv (simulated and recorded markers) and DIR/errors.svg (e_n, s_n\n"
+    "over time, contact shaded) and prints the error table. Exit "
     "code 0 on success, 1 when the simulations failed, 2 for bad input.\n\n"
     "options";
 
@@ -162,6 +164,11 @@ int run_fit_command(int argc, char** argv) {
       throw std::runtime_error("cannot write " + (out / "fit.json").string());
     fitting::write_frames_csv((out / "frames.csv").string(), fit.best, setup->frame_interval_s);
     fitting::write_markers_csv((out / "markers.csv").string(), fit.best, *setup);
+    std::ofstream svg(out / "errors.svg");
+    svg << fitting::error_plot_svg(fit.best, setup->frame_interval_s,
+                                   scenario.name + ": error at the fitted parameters");
+    if (!svg)
+      throw std::runtime_error("cannot write " + (out / "errors.svg").string());
   } catch (const std::exception& e) {
     std::cerr << "clothfit fit: " << e.what() << "\n";
     return kExitFailedRun;
@@ -169,7 +176,7 @@ int run_fit_command(int argc, char** argv) {
   print_table(scenario.parameters, fit, truth, *setup);
   if (q_interior_point >= 0)
     std::printf("q (interior point) %.4f\n", q_interior_point);
-  std::printf("wrote %s, frames.csv and markers.csv\n", (out / "fit.json").c_str());
+  std::printf("wrote %s, frames.csv, markers.csv and errors.svg\n", (out / "fit.json").c_str());
   if (!fit.best.ok) {
     std::cerr << "clothfit fit: the run at the optimum failed: " << fit.best.message << "\n";
     return kExitFailedRun;
