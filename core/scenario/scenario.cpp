@@ -69,9 +69,11 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
       object.fail(name, "[row, column] needs a grid mesh; use a node index");
     const int row = j[0].get<int>(), column = j[1].get<int>();
     if (row < 0 || row >= mesh.grid_rows || column < 0 || column >= mesh.grid_columns) {
-      object.fail(name, "[" + std::to_string(row) + ", " + std::to_string(column) +
-                            "] is outside the grid of " + std::to_string(mesh.grid_rows) +
-                            " rows × " + std::to_string(mesh.grid_columns) + " columns");
+      std::string problem = "[";
+      problem.append(std::to_string(row)).append(", ").append(std::to_string(column));
+      problem.append("] is outside the grid of ").append(std::to_string(mesh.grid_rows));
+      problem.append(" rows × ").append(std::to_string(mesh.grid_columns)).append(" columns");
+      object.fail(name, problem);
     }
     return mesh.grid_node(row, column);
   }
