@@ -9,6 +9,8 @@
 #include <string>
 
 #include "apps/commands.hpp"
+#include "core/io/input_error.hpp"
+#include "mocap/mocap_input_error.hpp"
 
 namespace clothfit::apps {
 
@@ -33,6 +35,35 @@ inline std::optional<int> parse_command_line(
   if (vm->count("help")) {
     std::cout << visible << "\n";
     return kExitOk;
+  }
+  return std::nullopt;
+}
+
+// The same for a command with one positional argument (e.g. the scenario file) stored in `value`.
+inline std::optional<int> parse_command_line(
+    const std::string& command, int argc, char** argv,
+    const boost::program_options::options_description& visible, const char* positional_name,
+    std::string* value, boost::program_options::variables_map* vm) {
+  namespace po = boost::program_options;
+  po::options_description hidden;
+  hidden.add_options()(positional_name, po::value(value));
+  po::positional_options_description positional;
+  positional.add(positional_name, 1);
+  return parse_command_line(command, argc, argv, visible, hidden, positional, vm);
+}
+
+// Runs `load` (reading and checking input files); an InputError or mocap::MocapInputError is
+// printed as "clothfit <command>: <file>:<line>: <field>: <problem>" and gives kExitBadInput.
+template <class Load>
+std::optional<int> report_input_errors(const std::string& command, Load&& load) {
+  try {
+    load();
+  } catch (const InputError& e) {
+    std::cerr << "clothfit " << command << ": " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const mocap::MocapInputError& e) {
+    std::cerr << "clothfit " << command << ": " << e.what() << "\n";
+    return kExitBadInput;
   }
   return std::nullopt;
 }

@@ -80,12 +80,8 @@ int run_fit_command(int argc, char** argv) {
       "(20)")("compare-solvers",
               "also run the optimum with the interior-point QP solver and report its q")(
       "quiet,q", "no progress output on stderr");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map vm;
-  if (auto code = parse_command_line("fit", argc, argv, options, hidden, positional, &vm))
+  if (auto code = parse_command_line("fit", argc, argv, options, "scenario", &scenario_path, &vm))
     return *code;
   if (scenario_path.empty() || out_dir.empty())
     return usage_error("fit", "needs a scenario file and --out DIR");
@@ -94,24 +90,19 @@ int run_fit_command(int argc, char** argv) {
   fitting::RecordingScenario scenario;
   std::optional<fitting::RecordingSetup> setup;
   nlohmann::json truth;
-  try {
-    scenario = fitting::load_recording_scenario(scenario_path);
-    if (progress)
-      *progress << "fit: reading " << scenario.recording_path << "\n";
-    const mocap::Take take = fitting::load_take(scenario);
-    setup = fitting::build_recording_setup(scenario, take);
-    if (!scenario.truth_path.empty()) {
-      const nlohmann::json t = read_json_file(scenario.truth_path);
-      if (t.contains("parameters"))
-        truth = t["parameters"];
-    }
-  } catch (const InputError& e) {
-    std::cerr << "clothfit fit: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const mocap::MocapInputError& e) {
-    std::cerr << "clothfit fit: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  if (auto code = report_input_errors("fit", [&] {
+        scenario = fitting::load_recording_scenario(scenario_path);
+        if (progress)
+          *progress << "fit: reading " << scenario.recording_path << "\n";
+        const mocap::Take take = fitting::load_take(scenario);
+        setup = fitting::build_recording_setup(scenario, take);
+        if (!scenario.truth_path.empty()) {
+          const nlohmann::json t = read_json_file(scenario.truth_path);
+          if (t.contains("parameters"))
+            truth = t["parameters"];
+        }
+      }))
+    return *code;
   if (scenario.parameters.fitted().empty()) {
     std::cerr << "clothfit fit: " << scenario_path
               << ": no parameter to fit: give \"parameters\" bounds {\"min\", \"max\"} for at "

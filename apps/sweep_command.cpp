@@ -39,12 +39,8 @@ int run_sweep_command(int argc, char** argv) {
       "from", po::value(&from), "take the other parameters from a fit.json (`clothfit fit`)")(
       "threads,j", po::value(&threads), "simulations run in parallel; default: all cores")(
       "quiet,q", "no progress output on stderr");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map vm;
-  if (auto code = parse_command_line("sweep", argc, argv, options, hidden, positional, &vm))
+  if (auto code = parse_command_line("sweep", argc, argv, options, "scenario", &scenario_path, &vm))
     return *code;
   if (scenario_path.empty() || out_dir.empty() || vary.empty())
     return usage_error("sweep", "needs a scenario file, --vary and --out DIR");
@@ -56,36 +52,35 @@ int run_sweep_command(int argc, char** argv) {
   std::optional<fitting::RecordingSetup> setup;
   std::vector<fitting::GridAxis> axes;
   std::vector<double> base;
+  std::optional<int> code;
   try {
-    scenario = fitting::load_recording_scenario(scenario_path);
-    for (const std::string& v : vary)
-      axes.push_back(fitting::parse_sweep_axis(v, scenario.parameters));
-    if (axes.size() == 2 && axes[0].parameter == axes[1].parameter)
-      return usage_error("sweep", "the two --vary parameters must differ");
-    base = scenario.parameters.start_values();
-    if (!from.empty()) {
-      const nlohmann::json fit = read_json_file(from);
-      const JsonObject root(fit, from);
-      const JsonObject parameters = root.object("parameters");
-      for (std::size_t i = 0; i < base.size(); ++i) {
-        const std::string& name = scenario.parameters.specs()[i].name;
-        if (parameters.has(name))
-          base[i] = parameters.object(name).number("value", Range::non_negative());
+    code = report_input_errors("sweep", [&] {
+      scenario = fitting::load_recording_scenario(scenario_path);
+      for (const std::string& v : vary)
+        axes.push_back(fitting::parse_sweep_axis(v, scenario.parameters));
+      if (axes.size() == 2 && axes[0].parameter == axes[1].parameter)
+        throw std::invalid_argument("the two --vary parameters must differ");
+      base = scenario.parameters.start_values();
+      if (!from.empty()) {
+        const nlohmann::json fit = read_json_file(from);
+        const JsonObject root(fit, from);
+        const JsonObject parameters = root.object("parameters");
+        for (std::size_t i = 0; i < base.size(); ++i) {
+          const std::string& name = scenario.parameters.specs()[i].name;
+          if (parameters.has(name))
+            base[i] = parameters.object(name).number("value", Range::non_negative());
+        }
       }
-    }
-    if (!at.empty())
-      base = fitting::parse_parameter_values(at, scenario.parameters, base);
-    const mocap::Take take = fitting::load_take(scenario);
-    setup = fitting::build_recording_setup(scenario, take);
-  } catch (const InputError& e) {
-    std::cerr << "clothfit sweep: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const mocap::MocapInputError& e) {
-    std::cerr << "clothfit sweep: " << e.what() << "\n";
-    return kExitBadInput;
+      if (!at.empty())
+        base = fitting::parse_parameter_values(at, scenario.parameters, base);
+      const mocap::Take take = fitting::load_take(scenario);
+      setup = fitting::build_recording_setup(scenario, take);
+    });
   } catch (const std::invalid_argument& e) {
     return usage_error("sweep", e.what());
   }
+  if (code)
+    return *code;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path csv_path = std::filesystem::path(out_dir) / "sweep.csv";

@@ -39,12 +39,8 @@ int run_synth_command(int argc, char** argv) {
       "truth-out", po::value(&truth_path), "the truth JSON; default: TAKE.truth.json")(
       "seed", po::value(&seed), "random seed of noise and gaps; default: synth.seed")(
       "quiet,q", "no progress output on stderr");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
   po::variables_map vm;
-  if (auto code = parse_command_line("synth", argc, argv, options, hidden, positional, &vm))
+  if (auto code = parse_command_line("synth", argc, argv, options, "scenario", &scenario_path, &vm))
     return *code;
   if (scenario_path.empty() || out_path.empty() || truth_text.empty())
     return usage_error("synth", "needs a scenario file, --truth and --out TAKE.csv");
@@ -57,27 +53,27 @@ int run_synth_command(int argc, char** argv) {
   fitting::RecordingScenario scenario;
   fitting::SynthSettings settings;
   std::vector<double> truth;
+  std::optional<int> code;
   try {
-    scenario = fitting::load_recording_scenario(scenario_path);
-    settings = fitting::parse_synth_settings(scenario);
-    if (seed >= 0)
-      settings.seed = static_cast<std::uint64_t>(seed);
-    truth = fitting::parse_truth(truth_text, scenario.parameters);
-  } catch (const InputError& e) {
-    std::cerr << "clothfit synth: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const mocap::MocapInputError& e) {
-    std::cerr << "clothfit synth: " << e.what() << "\n";
-    return kExitBadInput;
+    code = report_input_errors("synth", [&] {
+      scenario = fitting::load_recording_scenario(scenario_path);
+      settings = fitting::parse_synth_settings(scenario);
+      if (seed >= 0)
+        settings.seed = static_cast<std::uint64_t>(seed);
+      truth = fitting::parse_truth(truth_text, scenario.parameters);
+    });
   } catch (const std::invalid_argument& e) {
     return usage_error("synth", std::string("--truth: ") + e.what());
   }
+  if (code)
+    return *code;
   std::optional<fitting::SyntheticRecording> made;
   try {
-    made = fitting::make_synthetic_recording(scenario, settings, truth, progress);
-  } catch (const InputError& e) {
-    std::cerr << "clothfit synth: " << e.what() << "\n";
-    return kExitBadInput;
+    code = report_input_errors("synth", [&] {
+      made = fitting::make_synthetic_recording(scenario, settings, truth, progress);
+    });
+    if (code)
+      return *code;
   } catch (const std::exception& e) {
     std::cerr << "clothfit synth: " << e.what() << "\n";
     return kExitFailedRun;
