@@ -1,0 +1,146 @@
+// The bundled recordings of datasets/recordings/ (paper section 7, made by
+// scripts/make_datasets.sh): every scenario names an existing recording and truth file, its fixed
+// parameters agree with the truth it was made with, `clothfit inspect` loads every recording, and
+// `clothfit fit` builds a setup and runs for one short cut of a recording.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/test_paths.hpp"
+
+namespace clothfit::apps {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& arguments) {
+  const std::string command =
+      (testing::binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr)
+    return result;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    result.output += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::filesystem::path recordings_dir() {
+  return testing::source_dir() / "datasets/recordings";
+}
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  return nlohmann::json::parse(file);
+}
+
+// The scenario files (<name>.json, not <name>.truth.json), sorted.
+std::vector<std::filesystem::path> scenario_files() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(recordings_dir())) {
+    const std::string file = entry.path().filename().string();
+    if (entry.path().extension() == ".json" && file.find(".truth.json") == std::string::npos)
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(Datasets, FourFabricsWithTwoTableclothsAndOneHittingEach) {
+  std::set<std::string> names;
+  for (const auto& path : scenario_files())
+    names.insert(path.stem().string());
+  for (const char* fabric : {"polyester", "wool", "denim", "stiff-cotton"}) {
+    for (const char* kind : {"_tablecloth_low", "_tablecloth_high", "_hitting"})
+      EXPECT_TRUE(names.count(std::string(fabric) + kind)) << fabric << kind;
+  }
+  EXPECT_EQ(names.size(), 12u);
+}
+
+TEST(Datasets, ScenariosNameTheirFilesAndAgreeWithTheTruth) {
+  for (const auto& path : scenario_files()) {
+    SCOPED_TRACE(path.filename().string());
+    const nlohmann::json scenario = read_json(path);
+    const std::string name = path.stem().string();
+    EXPECT_EQ(scenario.at("recording"), name + ".csv");
+    EXPECT_EQ(scenario.at("truth"), name + ".truth.json");
+    ASSERT_TRUE(std::filesystem::exists(recordings_dir() / (name + ".csv")));
+    const nlohmann::json truth = read_json(recordings_dir() / (name + ".truth.json"));
+    EXPECT_EQ(truth.at("fabric"), scenario.at("cloth").at("material"));
+    EXPECT_DOUBLE_EQ(truth.at("frame_rate").get<double>(), 100.0);
+    const nlohmann::json& parameters = scenario.at("parameters");
+    for (const auto& [key, value] : parameters.items()) {
+      ASSERT_TRUE(truth.at("parameters").contains(key)) << key;
+      const double true_value = truth.at("parameters").at(key).get<double>();
+      if (value.is_number()) {  // fixed at the truth
+        EXPECT_DOUBLE_EQ(value.get<double>(), true_value) << key;
+      } else {  // fitted: the truth lies inside the bounds
+        EXPECT_LE(value.at("min").get<double>(), true_value) << key;
+        EXPECT_GE(value.at("max").get<double>(), true_value) << key;
+      }
+    }
+    if (scenario.at("experiment") == "tablecloth") {
+      EXPECT_TRUE(parameters.at("alpha").is_number());
+      EXPECT_TRUE(parameters.at("delta").is_number());
+      EXPECT_TRUE(parameters.at("mu.table").is_object());
+      const double mu = truth.at("parameters").at("mu.table").get<double>();
+      EXPECT_EQ(scenario.at("condition"), mu < 0.5 ? "low" : "high");
+    } else {
+      EXPECT_EQ(scenario.at("experiment"), "hitting");
+      EXPECT_TRUE(parameters.at("alpha").is_object());
+      EXPECT_TRUE(parameters.at("delta").is_object());
+      const double duration = truth.at("duration").get<double>();
+      EXPECT_GE(duration, 12.0);
+      EXPECT_LE(duration, 18.0);
+    }
+  }
+}
+
+TEST(Datasets, EveryRecordingLoads) {
+  for (const auto& path : scenario_files()) {
+    const auto csv = recordings_dir() / (path.stem().string() + ".csv");
+    const Result r = run("inspect " + csv.string());
+    EXPECT_EQ(r.exit_code, 0) << csv << "\n" << r.output;
+    EXPECT_NE(r.output.find("E4"), std::string::npos) << csv;
+  }
+}
+
+// Every scenario parses and builds a fit setup: `clothfit fit` on the first 5 frames of each
+// recording (the scenario copied with "frames" and absolute paths), a 2-point grid, no refinement.
+TEST(Datasets, EveryScenarioBuildsAFitSetup) {
+  const auto dir = std::filesystem::temp_directory_path() / "clothfit_datasets_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const auto& path : scenario_files()) {
+    const std::string name = path.stem().string();
+    SCOPED_TRACE(name);
+    nlohmann::json scenario = read_json(path);
+    scenario["recording"] = (recordings_dir() / (name + ".csv")).string();
+    scenario["truth"] = (recordings_dir() / (name + ".truth.json")).string();
+    scenario["frames"] = {{"first", 0}, {"count", 5}};
+    const auto short_scenario = dir / (name + ".json");
+    std::ofstream(short_scenario) << scenario.dump();
+    const Result r = run("fit " + short_scenario.string() + " --out " + (dir / name).string() +
+                         " --grid 2 --refine-iterations 0 --threads 1 --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json fit = read_json(dir / name / "fit.json");
+    EXPECT_EQ(fit.at("frames").get<int>(), 5);
+    EXPECT_TRUE(fit.at("parameters").contains("alpha"));
+  }
+}
+
+}  // namespace
+}  // namespace clothfit::apps
