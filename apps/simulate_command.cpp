@@ -3,7 +3,6 @@
 //   DIR/steps.csv       step,time,status,iterations,max_violation,held_residual,last_increment
 //   DIR/summary.json    how the run went (documented in README.md)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
-#include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +10,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "apps/commands.hpp"
+#include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -32,6 +31,7 @@ const char* kUsage =
 int run_simulate_command(int argc, char** argv) {
   po::options_description options(kUsage);
   std::string scenario_path, out_dir, qp_name;
+  std::vector<std::string> friction;
   double duration = 0.0;
   options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir),
                                                     "output folder (created if needed)")(
@@ -39,29 +39,15 @@ int run_simulate_command(int argc, char** argv) {
       "QP solver: active-set (the paper's method) or interior-point (Ipopt baseline); "
       "default: the scenario's solver.qp, else active-set")(
       "duration", po::value(&duration), "simulated seconds; default: the scenario's time.duration")(
-      "quiet,q", "no progress output on stderr");
-  po::options_description hidden;
-  hidden.add_options()("scenario", po::value(&scenario_path));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
+      "mu", po::value(&friction)->composing(),
+      "NAME=VALUE: friction coefficient of the obstacle NAME (repeatable), e.g. --mu cylinder=0.2; "
+      "default: the obstacle's \"friction\"")("quiet,q", "no progress output on stderr");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "clothfit simulate: " << e.what() << "\n\n" << options << "\n";
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << options << "\n";
-    return kExitOk;
-  }
-  if (scenario_path.empty() || out_dir.empty()) {
-    std::cerr << "clothfit simulate: needs a scenario file and --out DIR\n\n" << options << "\n";
-    return kExitBadInput;
-  }
+  if (auto code =
+          parse_command_line("simulate", argc, argv, options, "scenario", &scenario_path, &vm))
+    return *code;
+  if (scenario_path.empty() || out_dir.empty())
+    return usage_error("simulate", "needs a scenario file and --out DIR");
   scenario::ScenarioOverrides overrides;
   if (vm.count("qp")) {
     qp::QpSolverType type;
@@ -87,6 +73,29 @@ int run_simulate_command(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "clothfit simulate: " << e.what() << "\n";
     return kExitBadInput;
+  }
+  for (const std::string& item : friction) {
+    const auto eq = item.find('=');
+    char* end = nullptr;
+    const std::string name = item.substr(0, eq);
+    const double mu = eq == std::string::npos ? -1.0 : std::strtod(item.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq + 1 == item.size() || *end != '\0' || !(mu >= 0.0))
+      return usage_error("simulate",
+                         "--mu: expected NAME=VALUE with VALUE >= 0, found '" + item + "'");
+    bool found = false;
+    std::string names;
+    for (auto& obstacle : scenario.model.obstacles) {
+      names += (names.empty() ? "" : ", ") + obstacle->name();
+      if (obstacle->name() != name)
+        continue;
+      std::unique_ptr<obstacles::Obstacle> copy = obstacle->clone();
+      copy->set_friction_coefficient(mu);
+      obstacle = std::move(copy);
+      found = true;
+    }
+    if (!found)
+      return usage_error("simulate", "--mu: the scenario has no obstacle named '" + name +
+                                         "' (it has: " + (names.empty() ? "none" : names) + ")");
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);

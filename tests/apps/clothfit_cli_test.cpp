@@ -1,44 +1,25 @@
 // The `clothfit` program as a user runs it: exit codes, messages that name the problem, outputs.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_paths.hpp"
+#include "support/run_clothfit.hpp"
 
 namespace clothfit::apps {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using Result = testing::CommandResult;
 
 Result run(const std::string& arguments) {
-  const std::string command =
-      (testing::binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr)
-    return result;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-    result.output += buffer.data();
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return testing::run_clothfit(arguments);
 }
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("clothfit_cli_test_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return testing::scratch_folder("cli_test_" + name);
 }
 
 TEST(ClothfitCli, HelpListsTheCommands) {
@@ -70,6 +51,23 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   for (std::string line; std::getline(trajectory, line);)
     ++lines;
   EXPECT_EQ(lines, 1 + 21 * 63);
+}
+
+TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
+  const auto out = scratch("simulate_mu");
+  const std::string scenario = (testing::source_dir() / "datasets/examples/cylinder.json").string();
+  const Result ok = run("simulate " + scenario + " --out " + out.string() +
+                        " --mu cylinder=0.2 --duration 0.02 --quiet");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  const Result unknown = run("simulate " + scenario + " --out " + out.string() + " --mu table=1");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("no obstacle named 'table' (it has: cylinder, floor)"),
+            std::string::npos)
+      << unknown.output;
+  const Result negative =
+      run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=-1");
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.output.find("--mu"), std::string::npos) << negative.output;
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {

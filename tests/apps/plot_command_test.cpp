@@ -2,43 +2,24 @@
 // file, line and what was expected when a CSV is wrong.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "support/test_paths.hpp"
+#include "support/run_clothfit.hpp"
 
 namespace clothfit::apps {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using Result = testing::CommandResult;
 
 Result run(const std::string& arguments) {
-  const std::string command =
-      (testing::binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr)
-    return result;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-    result.output += buffer.data();
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return testing::run_clothfit(arguments);
 }
 
 std::filesystem::path scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("clothfit_plot_test_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return testing::scratch_folder("plot_test_" + name);
 }
 
 std::string write(const std::filesystem::path& path, const std::string& text) {
