@@ -23,12 +23,18 @@ std::uint64_t make_key(Kind kind, int a, int b) {
 
 }  // namespace
 
-CollisionSet::CollisionSet(const mesh::QuadMesh& mesh, const SelfCollisionOptions& options,
-                           const std::optional<Stick>& stick, const std::vector<int>& free_index)
-    : m_mesh(mesh), m_options(options), m_stick(stick), m_free_index(free_index) {
-  m_edges = collision::triangle_mesh_edges(mesh.triangles);
+bool CollisionSet::needed(const SimulationModel& model) {
+  return model.self_collisions.enabled || model.stick.has_value();
+}
+
+CollisionSet::CollisionSet(const SimulationModel& model, const std::vector<int>& free_index)
+    : m_mesh(model.mesh),
+      m_options(model.self_collisions),
+      m_stick(model.stick),
+      m_free_index(free_index) {
+  m_edges = collision::triangle_mesh_edges(m_mesh.triangles);
   m_detector =
-      std::make_unique<collision::CollisionDetector>(mesh.num_nodes(), mesh.triangles, m_edges);
+      std::make_unique<collision::CollisionDetector>(m_mesh.num_nodes(), m_mesh.triangles, m_edges);
   if (m_stick) {
     const double length = (m_stick->end1.position(0.0) - m_stick->end0.position(0.0)).norm();
     const int segments =

@@ -33,17 +33,19 @@
 #include "core/collision/collision_detector.hpp"
 #include "core/mesh/quad_mesh.hpp"
 #include "core/qp/qp_problem.hpp"
-#include "core/stepper/self_collision_options.hpp"
-#include "core/stepper/stick.hpp"
+#include "core/stepper/simulation_model.hpp"
 
 namespace clothfit::stepper {
 
 class CollisionSet {
  public:
+  // Whether `model` has anything for a CollisionSet to handle (self-collisions, a stick).
+  static bool needed(const SimulationModel& model);
+
   // `free_index` (3N): coordinate → QP variable or −1 when held (kept by reference). Self-
-  // collisions are handled when options.enabled, the stick when given.
-  CollisionSet(const mesh::QuadMesh& mesh, const SelfCollisionOptions& options,
-               const std::optional<Stick>& stick, const std::vector<int>& free_index);
+  // collisions are handled when model.self_collisions.enabled, the stick when the model has one.
+  // The model must outlive the set.
+  CollisionSet(const SimulationModel& model, const std::vector<int>& free_index);
   ~CollisionSet();
 
   // Starts a step (or a retry of it) from φⁿ (3N) over [t0, t1] with proximity ω; forgets the

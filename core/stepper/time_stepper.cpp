@@ -118,10 +118,8 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     m_contacts =
         std::make_unique<ContactSet>(m_model.mesh, m_model.obstacles, m_free_index, nodal_mass);
   }
-  if (m_model.self_collisions.enabled || m_model.stick) {
-    m_collisions = std::make_unique<CollisionSet>(m_model.mesh, m_model.self_collisions,
-                                                  m_model.stick, m_free_index);
-  }
+  if (CollisionSet::needed(m_model))
+    m_collisions = std::make_unique<CollisionSet>(m_model, m_free_index);
   m_targets.resize(3 * static_cast<int>(m_model.held.size()));
   m_held_increment.setZero(3 * n);
 }
