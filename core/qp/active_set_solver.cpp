@@ -16,8 +16,22 @@ double sparse_row_dot(const SparseRowMatrix& a, int row, const Eigen::VectorXd& 
 
 }  // namespace
 
+// Row i of the contact block: inequality row i (i < m_I) or pinned row i − m_I.
+const SparseRowMatrix& ActiveSetSolver::matrix_of(const QpProblem& problem, int i) const {
+  return i < m_num_inequalities ? problem.inequality_jacobian : problem.pinned_jacobian;
+}
+
+int ActiveSetSolver::local_row(int i) const {
+  return i < m_num_inequalities ? i : i - m_num_inequalities;
+}
+
+double ActiveSetSolver::offset_of(const QpProblem& problem, int i) const {
+  return i < m_num_inequalities ? problem.inequality_offset[i]
+                                : problem.pinned_offset[i - m_num_inequalities];
+}
+
 void ActiveSetSolver::remove_position(int position) {
-  m_state[m_working[position]] = 0;
+  m_state[m_working[position]] = kObserved;
   m_schur.remove(position);
   m_working.erase(m_working.begin() + position);
   m_u.erase(m_u.begin() + position);
@@ -26,11 +40,12 @@ void ActiveSetSolver::remove_position(int position) {
 }
 
 bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summary) {
-  const SparseRowMatrix& g = problem.inequality_jacobian;
+  const SparseRowMatrix& g = matrix_of(problem, row);
+  const int r = local_row(row);
   const int n = problem.num_variables();
   m_dense_row.setZero(n);
   double unprojected = 0.0;  // g D⁻¹ gᵀ, the scale for the dependence test
-  for (SparseRowMatrix::InnerIterator it(g, row); it; ++it) {
+  for (SparseRowMatrix::InnerIterator it(g, r); it; ++it) {
     m_dense_row[it.col()] = it.value();
     unprojected += it.value() * it.value() / problem.mass[it.col()];
   }
@@ -39,31 +54,44 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
   const int k = static_cast<int>(m_working.size());
   Eigen::VectorXd s(k), l;
   for (int b = 0; b < k; ++b)
-    s[b] = sparse_row_dot(g, m_working[b], u);
-  const double d = sparse_row_dot(g, row, u);
+    s[b] = sparse_row_dot(matrix_of(problem, m_working[b]), local_row(m_working[b]), u);
+  double d = sparse_row_dot(g, r, u);
+  if (row >= m_num_inequalities && std::isfinite(problem.pinned_bound_of(r)))
+    d += m_options.friction_compliance * unprojected;
   const double min_pivot = m_options.dependence_tolerance * unprojected;
   if (!m_schur.append(s, d, min_pivot, &l)) {
-    // Dependent on W: g P = Σ α_b g_b P with α = S⁻¹ s (Remark 5.2).
+    // Dependent on W: g P = Σ α_b g_b P with α = S⁻¹ s (Remark 5.2). The working row with the
+    // largest coefficient leaves, unless it is pinned (pinned rows never leave).
     Eigen::VectorXd alpha;
     m_schur.solve_transposed(l, &alpha);
     int out = -1;
-    if (k > 0)
-      alpha.cwiseAbs().maxCoeff(&out);
-    if (out < 0 || std::abs(alpha[out]) < 1e-12) {
-      m_state[row] = 2;  // dependent on the equality rows alone: cannot enter
-      ++summary->dependent_rows;
+    for (int b = 0; b < k; ++b) {
+      if (m_state[m_working[b]] != kPinned && std::abs(alpha[b]) > 1e-12 &&
+          (out < 0 || std::abs(alpha[b]) > std::abs(alpha[out])))
+        out = b;
+    }
+    ++summary->dependent_rows;
+    if (out < 0) {
+      m_state[row] = kSetAside;  // dependent on the equality and pinned rows: cannot enter
       return false;
     }
     remove_position(out);
-    ++summary->dependent_rows;
     return add_row(problem, row, summary);
   }
   m_working.push_back(row);
   m_u.push_back(std::move(u));
   m_w.push_back(std::move(w));
-  m_offset.push_back(problem.inequality_offset[row] + sparse_row_dot(g, row, m_x_equality));
-  m_state[row] = 1;
+  m_offset.push_back(offset_of(problem, row) + sparse_row_dot(g, r, m_x_fixed));
+  m_state[row] = row < m_num_inequalities ? kWorking : kPinned;
   return true;
+}
+
+void ActiveSetSolver::refresh_offsets(const QpProblem& problem) {
+  for (std::size_t b = 0; b < m_working.size(); ++b) {
+    const int row = m_working[b];
+    m_offset[b] = offset_of(problem, row) +
+                  sparse_row_dot(matrix_of(problem, row), local_row(row), m_x_fixed);
+  }
 }
 
 void ActiveSetSolver::compute_multipliers(Eigen::VectorXd* gamma_working) const {
@@ -74,65 +102,127 @@ void ActiveSetSolver::compute_multipliers(Eigen::VectorXd* gamma_working) const 
   m_schur.solve(rhs, gamma_working);
 }
 
-QpSummary ActiveSetSolver::solve(const QpProblem& problem,
-                                 const std::vector<int>& initial_working_set,
+QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& start,
                                  QpSolution* solution) {
   QpSummary summary;
   const int n = problem.num_variables();
   const int m_e = problem.num_equalities();
   const int m_i = problem.num_inequalities();
+  const int m_p = problem.num_pinned();
+  m_num_inequalities = m_i;
   solution->x.setZero(n);
   solution->equality_multipliers.setZero(m_e);
   solution->inequality_multipliers.setZero(m_i);
+  solution->pinned_multipliers.setZero(m_p);
   solution->active_inequalities.clear();
 
-  m_kkt = problem.has_curvature() ? static_cast<EqualitySystem*>(&m_saddle) : &m_delassus;
-  if (!m_kkt->factorize(problem, m_options.equality_regularization, m_options.refinement_steps)) {
-    summary.termination = QpTermination::kNumericalFailure;
-    summary.message = "factorisation of the equality KKT matrix failed";
-    return summary;
+  EqualitySystem* kkt =
+      problem.has_curvature() ? static_cast<EqualitySystem*>(&m_saddle) : &m_delassus;
+  const bool reuse = problem.matrices_unchanged && m_factored && kkt == m_kkt;
+  m_kkt = kkt;
+  if (!reuse) {
+    m_factored =
+        m_kkt->factorize(problem, m_options.equality_regularization, m_options.refinement_steps);
+    if (!m_factored) {
+      summary.termination = QpTermination::kNumericalFailure;
+      summary.message = "factorisation of the equality KKT matrix failed";
+      return summary;
+    }
+  }
+  // Pinned rows the warm start puts at their bound push with ±b from the start: their forces join
+  // f in the first solve.
+  m_state.assign(m_i + m_p, kObserved);
+  m_fixed_sigma.assign(m_p, 0.0);
+  m_returns.assign(m_p, 0);
+  m_rhs = problem.linear;
+  const bool hinted = static_cast<int>(start.pinned_at_bound.size()) == m_p;
+  for (int r = 0; hinted && r < m_p; ++r) {
+    const double bound = problem.pinned_bound_of(r);
+    if (start.pinned_at_bound[r] == 0 || !std::isfinite(bound))
+      continue;
+    m_fixed_sigma[r] = start.pinned_at_bound[r] > 0 ? bound : -bound;
+    m_state[m_i + r] = kAtBound;
+    for (SparseRowMatrix::InnerIterator it(problem.pinned_jacobian, r); it; ++it)
+      m_rhs[it.col()] += m_fixed_sigma[r] * it.value();
   }
   m_zero_rhs.setZero(m_e);
-  m_kkt->solve(problem.linear, -problem.equality_offset, &m_x_equality, &m_y_equality);
+  m_kkt->solve(m_rhs, -problem.equality_offset, &m_x_fixed, &m_y_fixed);
 
   m_schur.clear();
   m_working.clear();
   m_u.clear();
   m_w.clear();
   m_offset.clear();
-  m_state.assign(m_i, 0);
-  for (int row : initial_working_set) {
-    if (row >= 0 && row < m_i && m_state[row] == 0)
+  for (int r = 0; r < m_p; ++r) {
+    if (m_state[m_i + r] == kObserved)
+      add_row(problem, m_i + r, &summary);
+  }
+  for (int row : start.inequalities) {
+    if (row >= 0 && row < m_i && m_state[row] == kObserved)
       add_row(problem, row, &summary);
   }
 
   const double feasibility_tol =
       m_options.feasibility_tolerance *
       std::max(1.0, m_i > 0 ? problem.inequality_offset.cwiseAbs().maxCoeff() : 0.0);
+  const double slip_tol =
+      m_options.feasibility_tolerance *
+      std::max(1.0, m_p > 0 ? problem.pinned_offset.cwiseAbs().maxCoeff() : 0.0);
   Eigen::VectorXd gamma, x, residual;
   summary.termination = QpTermination::kIterationLimit;
   for (int change = 0; change <= m_options.max_working_set_changes; ++change) {
     summary.iterations = change;
     compute_multipliers(&gamma);
     const int k = static_cast<int>(m_working.size());
-    if (k > 0) {
-      int most_negative = 0;
-      const double gamma_min = gamma.minCoeff(&most_negative);
-      if (gamma_min < -1e-12 * std::max(1.0, gamma.cwiseAbs().maxCoeff())) {
-        remove_position(most_negative);
-        continue;
+    double largest = 0.0;
+    for (int b = 0; b < k; ++b)
+      largest = std::max(largest, std::abs(gamma[b]));
+    // A working inequality row with a negative multiplier leaves (the most negative first); else a
+    // bounded pinned row whose multiplier exceeds its bound goes to the bound (the largest excess
+    // first) and keeps its force there.
+    int most_negative = -1, most_excess = -1;
+    double excess = 0.0;
+    for (int b = 0; b < k; ++b) {
+      const int row = m_working[b];
+      if (m_state[row] == kWorking) {
+        if (gamma[b] < -1e-12 * std::max(1.0, largest) &&
+            (most_negative < 0 || gamma[b] < gamma[most_negative]))
+          most_negative = b;
+      } else {
+        const double over = std::abs(gamma[b]) - problem.pinned_bound_of(row - m_i);
+        if (over > 1e-12 * std::max(1.0, largest) && over > excess) {
+          excess = over;
+          most_excess = b;
+        }
       }
     }
-    x = m_x_equality;
+    if (most_negative >= 0) {
+      remove_position(most_negative);
+      continue;
+    }
+    if (most_excess >= 0) {
+      const int row = m_working[most_excess];
+      const double sigma = std::copysign(problem.pinned_bound_of(row - m_i), gamma[most_excess]);
+      m_x_fixed.noalias() += sigma * m_u[most_excess];
+      m_y_fixed.noalias() += sigma * m_w[most_excess];
+      m_fixed_sigma[row - m_i] = sigma;
+      remove_position(most_excess);
+      m_state[row] = kAtBound;
+      refresh_offsets(problem);
+      continue;
+    }
+    x = m_x_fixed;
     for (int b = 0; b < k; ++b)
       x.noalias() += gamma[b] * m_u[b];
+    // The most violated observed inequality row enters; else a pinned row at its bound whose
+    // residual no longer opposes its force (the slip reversed) returns to the working set.
     int most_violated = -1;
     double worst = -feasibility_tol;
     if (m_i > 0) {
       residual = problem.inequality_offset;
       residual.noalias() += problem.inequality_jacobian * x;
       for (int i = 0; i < m_i; ++i) {
-        if (m_state[i] == 0 && residual[i] < worst) {
+        if (m_state[i] == kObserved && residual[i] < worst) {
           worst = residual[i];
           most_violated = i;
         }
@@ -142,23 +232,70 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem,
       add_row(problem, most_violated, &summary);
       continue;
     }
-    summary.termination = QpTermination::kConverged;
-    solution->x = x;
-    solution->equality_multipliers = m_y_equality;
-    for (int b = 0; b < k; ++b) {
-      solution->equality_multipliers.noalias() += gamma[b] * m_w[b];
-      solution->inequality_multipliers[m_working[b]] = std::max(0.0, gamma[b]);
-      solution->active_inequalities.push_back(m_working[b]);
+    int reversed = -1;
+    double most_reversed = slip_tol;
+    for (int r = 0; r < m_p; ++r) {
+      if (m_state[m_i + r] != kAtBound || m_returns[r] >= kMaxReturns)
+        continue;
+      const double slip =
+          (problem.pinned_offset[r] + sparse_row_dot(problem.pinned_jacobian, r, x)) *
+          (m_fixed_sigma[r] > 0.0 ? 1.0 : -1.0);
+      if (slip > most_reversed) {
+        most_reversed = slip;
+        reversed = r;
+      }
     }
+    if (reversed >= 0) {
+      // Take its fixed force back out; add_row recomputes its response.
+      m_dense_row.setZero(n);
+      for (SparseRowMatrix::InnerIterator it(problem.pinned_jacobian, reversed); it; ++it)
+        m_dense_row[it.col()] = it.value();
+      Eigen::VectorXd u, w;
+      m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
+      m_x_fixed.noalias() -= m_fixed_sigma[reversed] * u;
+      m_y_fixed.noalias() -= m_fixed_sigma[reversed] * w;
+      m_fixed_sigma[reversed] = 0.0;
+      ++m_returns[reversed];
+      m_state[m_i + reversed] = kObserved;
+      refresh_offsets(problem);
+      add_row(problem, m_i + reversed, &summary);
+      continue;
+    }
+    summary.termination = QpTermination::kConverged;
     break;
   }
+  // The last iterate (also when the change limit stopped the loop): x and the working rows'
+  // multipliers.
+  const int k = static_cast<int>(m_working.size());
   if (summary.termination == QpTermination::kIterationLimit) {
-    solution->x = x;
+    compute_multipliers(&gamma);
+    x = m_x_fixed;
+    for (int b = 0; b < k; ++b)
+      x.noalias() += gamma[b] * m_u[b];
+  }
+  solution->x = x;
+  solution->equality_multipliers = m_y_fixed;
+  for (int b = 0; b < k; ++b) {
+    solution->equality_multipliers.noalias() += gamma[b] * m_w[b];
+    const int row = m_working[b];
+    if (row >= m_i) {
+      solution->pinned_multipliers[row - m_i] = gamma[b];
+    } else {
+      solution->inequality_multipliers[row] = std::max(0.0, gamma[b]);
+      solution->active_inequalities.push_back(row);
+    }
+  }
+  for (int r = 0; r < m_p; ++r) {
+    if (m_state[m_i + r] == kAtBound)
+      solution->pinned_multipliers[r] = m_fixed_sigma[r];
+  }
+  if (summary.termination == QpTermination::kIterationLimit) {
     summary.message = "working-set change limit (" +
                       std::to_string(m_options.max_working_set_changes) + ") reached";
   } else {
-    summary.message = std::to_string(m_working.size()) + " contact rows active after " +
-                      std::to_string(summary.iterations) + " working-set changes";
+    summary.message = std::to_string(solution->active_inequalities.size()) +
+                      " contact rows active after " + std::to_string(summary.iterations) +
+                      " working-set changes";
   }
   return summary;
 }

@@ -6,13 +6,24 @@
 // row enters, one change at a time, until all multipliers are ≥ 0 and no observed row is violated.
 //
 // Factorisations: the equality block is factored once per solve (sparse Cholesky of the Delassus
-// matrix, DelassusFactorization). Each working contact row b contributes u_b = P g_bᵀ, P being
-// D⁻¹ projected onto A_E x = 0, and the contact multipliers solve the small dense Schur complement
-// S γ = −(c_W + G_W x_E), S_ab = g_a u_b, kept as a Cholesky factor that is updated, not rebuilt,
-// when one row enters (O(k²)) or leaves (Givens, O(k²)). A row whose new Schur pivot vanishes is
-// linearly dependent on W (paper Remark 5.2): it enters while the working row with the largest
-// coefficient in its combination leaves; a row dependent on the equality rows alone is set aside
-// and counted in QpSummary::dependent_rows.
+// matrix, DelassusFactorization), or not at all when the problem says its matrices are unchanged
+// since the last solve (QpProblem::matrices_unchanged). Each working contact row b contributes u_b
+// = P g_bᵀ, P being D⁻¹ projected onto A_E x = 0, and the contact multipliers solve the small dense
+// Schur complement S γ = −(c_W + G_W x_E), S_ab = g_a u_b, kept as a Cholesky factor that is
+// updated, not rebuilt, when one row enters (O(k²)) or leaves (Givens, O(k²)). A row whose new
+// Schur pivot vanishes is linearly dependent on W (paper Remark 5.2): it enters while the working
+// row with the largest coefficient in its combination leaves; a row dependent on the equality rows
+// alone is set aside and counted in QpSummary::dependent_rows.
+//
+// Pinned rows (QpProblem::pinned_jacobian) enter the Schur complement first: their multipliers
+// may have either sign, and the dependence guard never removes them (a row depending on the
+// equality and pinned rows alone is set aside). A bounded pinned row (friction) whose multiplier
+// exceeds its bound leaves the working set with its force fixed at the bound, σ = ±b, added to the
+// right-hand side through its response u (x_fixed = x_E + Σ σ u); it returns when its residual
+// turns to the side its force pushes towards (the slip reversed). One change at a time, like the
+// contact rows. In degenerate configurations (a sheet lying flat with friction: far more rows
+// than freedom) a row could cycle between its bound and the working set; after kMaxReturns
+// returns it stays at its bound for the rest of the solve.
 #pragma once
 
 #include <vector>
@@ -31,12 +42,20 @@ class ActiveSetSolver final : public QpSolver {
   explicit ActiveSetSolver(const QpSolverOptions& options = {}) : m_options(options) {}
 
   std::string_view name() const override { return "active-set"; }
-  QpSummary solve(const QpProblem& problem, const std::vector<int>& initial_working_set,
+  QpSummary solve(const QpProblem& problem, const QpWarmStart& start,
                   QpSolution* solution) override;
 
  private:
-  // Tries to move inequality row `row` into the working set. Returns false if it was set aside.
+  // Rows of the Schur block are numbered 0 … m_I − 1 (inequality rows), then m_I … m_I + m_P − 1
+  // (pinned rows).
+  enum RowState : char { kObserved, kWorking, kSetAside, kPinned, kAtBound };
+  const SparseRowMatrix& matrix_of(const QpProblem& problem, int i) const;
+  int local_row(int i) const;
+  double offset_of(const QpProblem& problem, int i) const;
+  // Tries to move row `row` into the working set. Returns false if it was set aside.
   bool add_row(const QpProblem& problem, int row, QpSummary* summary);
+  // The working rows' offsets c_b + g_b x_fixed after x_fixed changed.
+  void refresh_offsets(const QpProblem& problem);
   void remove_position(int position);
   void compute_multipliers(Eigen::VectorXd* gamma_working) const;
 
@@ -44,14 +63,19 @@ class ActiveSetSolver final : public QpSolver {
   DelassusFactorization m_delassus;   // used when the QP has no curvature
   SaddlePointFactorization m_saddle;  // used when it has
   EqualitySystem* m_kkt = nullptr;    // the one in use
+  bool m_factored = false;            // m_kkt holds a factorisation of the last problem's matrices
   UpdatableCholesky m_schur;
-  Eigen::VectorXd m_x_equality;           // (n) solution with no contact rows
-  Eigen::VectorXd m_y_equality;           // (m_E) its equality multipliers
+  Eigen::VectorXd m_x_fixed;  // (n) solution with no working contact rows, bounded forces applied
+  Eigen::VectorXd m_y_fixed;  // (m_E) its equality multipliers
+  std::vector<double> m_fixed_sigma;  // per pinned row: σ = ±b when at its bound, else 0
+  std::vector<int> m_returns;         // per pinned row: returns from its bound in this solve
+  static constexpr int kMaxReturns = 2;
   std::vector<int> m_working;             // inequality rows in W, in Cholesky order
   std::vector<Eigen::VectorXd> m_u, m_w;  // per working row: x and y parts of the KKT solve of g
   std::vector<double> m_offset;           // per working row: c_b + g_b x_E
-  std::vector<char> m_state;              // per inequality row: 0 observed, 1 working, 2 set aside
-  Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch;
+  std::vector<char> m_state;              // per row of the Schur block: a RowState
+  int m_num_inequalities = 0;             // m_I of the current problem
+  Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs;
 };
 
 }  // namespace clothfit::qp

@@ -48,9 +48,14 @@ int stored_entries(const SparseRowMatrix& matrix) {
 // ‖D⁻¹ f‖∞, an upper estimate in the D-norm, if D + K cannot be factored (non-finite data).
 double unconstrained_step_norm(const QpProblem& problem) {
   const int n = problem.num_variables();
-  const Eigen::VectorXd diagonal_step = problem.linear.cwiseQuotient(problem.mass);
-  const double diagonal_norm = n > 0 ? diagonal_step.lpNorm<Eigen::Infinity>() : 0.0;
-  if (!problem.has_curvature()) {
+  // Variables without mass (the slack variables of bounded pinned rows, without_pinned_rows) have
+  // no unconstrained minimiser of their own and do not set the scale.
+  double diagonal_norm = 0.0;
+  for (int j = 0; j < n; ++j) {
+    if (problem.mass[j] > 0.0)
+      diagonal_norm = std::max(diagonal_norm, std::abs(problem.linear[j] / problem.mass[j]));
+  }
+  if (!problem.has_curvature() || problem.mass.minCoeff() <= 0.0) {
     return diagonal_norm;
   }
   std::vector<Eigen::Triplet<double>> triplets;
@@ -383,7 +388,8 @@ QpProblem damped_problem(const QpProblem& problem, double relative_regularizatio
   for (int r = 0; r < m_e; ++r) {
     double squared = 0.0;
     for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it) {
-      mean_delassus += it.value() * it.value() / problem.mass[it.col()];
+      if (problem.mass[it.col()] > 0.0)  // massless slack variables do not count
+        mean_delassus += it.value() * it.value() / problem.mass[it.col()];
       squared += it.value() * it.value();
     }
     norms[r] = squared > 0.0 ? std::sqrt(squared) : 1.0;
@@ -508,10 +514,28 @@ InteriorPointSolver::InteriorPointSolver(const QpSolverOptions& options)
 
 InteriorPointSolver::~InteriorPointSolver() = default;
 
-QpSummary InteriorPointSolver::solve(const QpProblem& problem,
-                                     const std::vector<int>& /*initial_working_set*/,
+QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart& start,
                                      QpSolution* solution) {
   assert(solution != nullptr);
+  if (problem.num_pinned() > 0) {
+    // Ipopt sees the pinned rows as equality rows (with slack variables where bounded); their
+    // multipliers are −σ.
+    const int n = problem.num_variables(), m_e = problem.num_equalities();
+    const int m_i = problem.num_inequalities(), m_p = problem.num_pinned();
+    QpSolution full;
+    const QpSummary summary = solve(without_pinned_rows(problem), start, &full);
+    solution->x = full.x.head(n);
+    solution->equality_multipliers = full.equality_multipliers.head(m_e);
+    solution->pinned_multipliers = -full.equality_multipliers.segment(m_e, m_p);
+    solution->inequality_multipliers = full.inequality_multipliers.head(m_i);
+    solution->active_inequalities.clear();
+    for (int row : full.active_inequalities) {
+      if (row < m_i)
+        solution->active_inequalities.push_back(row);
+    }
+    return summary;
+  }
+  solution->pinned_multipliers.resize(0);
   const int n = problem.num_variables();
   const int m_e = problem.num_equalities();
   const int m_i = problem.num_inequalities();

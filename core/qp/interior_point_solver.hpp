@@ -10,7 +10,7 @@
 // - constraints g(x) = [A_E; A_I] x (sparse Jacobian copied from the row-major matrices) with
 //   bounds −c_E ≤ A_E x ≤ −c_E and −c_I ≤ A_I x; hessian_constant, jac_c_constant and
 //   jac_d_constant are set, bound_relax_factor = 0 (contacts are not relaxed), mu_strategy
-//   adaptive, starting point x = 0 (the interface has no initial iterate; initial_working_set is
+//   adaptive, starting point x = 0 (the interface has no initial iterate; the warm start is
 //   ignored);
 // - user scaling, so that Ipopt's tol is relative: with the step length
 //     σ = max(‖(D + K)⁻¹ f‖∞, max_i |c_E,i| / ‖a_E,i‖∞, max_i max(0, −c_I,i) / ‖a_I,i‖∞)
@@ -104,8 +104,8 @@ class InteriorPointSolver final : public QpSolver {
   InteriorPointSolver& operator=(const InteriorPointSolver&) = delete;
 
   std::string_view name() const override { return "interior-point"; }
-  // See the file comment. `initial_working_set` is ignored.
-  QpSummary solve(const QpProblem& problem, const std::vector<int>& initial_working_set,
+  // See the file comment. `start` is ignored.
+  QpSummary solve(const QpProblem& problem, const QpWarmStart& start,
                   QpSolution* solution) override;
 
  private:

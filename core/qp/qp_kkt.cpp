@@ -89,9 +89,12 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
          (problem.curvature.rows() == n && problem.curvature.cols() == n));
   (void)n;
 
+  const int m_p = problem.num_pinned();
+  assert(solution.pinned_multipliers.size() == m_p);
   const Eigen::VectorXd& x = solution.x;
   const Eigen::VectorXd& lambda = solution.equality_multipliers;
   const Eigen::VectorXd& gamma = solution.inequality_multipliers;
+  const Eigen::VectorXd& sigma = solution.pinned_multipliers;
 
   // Force terms of the stationarity condition; `hessian_force` is |D x| + |K| |x|.
   const Eigen::VectorXd dx = problem.mass.cwiseProduct(x);
@@ -107,13 +110,19 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
   if (m_i > 0) {
     stationarity -= problem.inequality_jacobian.transpose() * gamma;
   }
+  if (m_p > 0) {
+    stationarity -= problem.pinned_jacobian.transpose() * sigma;
+  }
   const double force_scale =
       std::max({inf_norm(hessian_force), inf_norm(problem.linear),
                 abs_transpose_product_norm(problem.equality_jacobian, lambda),
-                abs_transpose_product_norm(problem.inequality_jacobian, gamma)});
+                abs_transpose_product_norm(problem.inequality_jacobian, gamma),
+                m_p > 0 ? abs_transpose_product_norm(problem.pinned_jacobian, sigma) : 0.0});
 
   const Eigen::VectorXd equality_norms = row_norms(problem.equality_jacobian);
   const Eigen::VectorXd inequality_norms = row_norms(problem.inequality_jacobian);
+  const Eigen::VectorXd pinned_norms =
+      m_p > 0 ? row_norms(problem.pinned_jacobian) : Eigen::VectorXd();
 
   // Length scale: the step and the distances the offsets ask to move at x = 0.
   double length_scale = inf_norm(x);
@@ -124,6 +133,10 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
   for (int i = 0; i < m_i; ++i) {
     length_scale = std::max(length_scale, per_row_norm(std::max(0.0, -problem.inequality_offset[i]),
                                                        inequality_norms[i]));
+  }
+  for (int i = 0; i < m_p; ++i) {
+    length_scale =
+        std::max(length_scale, per_row_norm(std::abs(problem.pinned_offset[i]), pinned_norms[i]));
   }
 
   QpKktResidual result;
@@ -154,6 +167,33 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
     result.inequality = relative(violation, length_scale);
     result.dual = relative(dual, force_scale);
     result.complementarity = relative(complementarity, force_scale * length_scale);
+  }
+
+  // Pinned rows, r = c_P + A_P x: an unbounded row is an equality (r = 0). A bounded one
+  // (|σ| ≤ b) needs r = 0 while |σ| < b — complementarity (b − |σ|)|r| = 0 — and at the bound a
+  // force that opposes r: r σ ≤ 0.
+  if (m_p > 0) {
+    const Eigen::VectorXd residual = problem.pinned_offset + problem.pinned_jacobian * x;
+    double equality = 0.0, wrong_direction = 0.0, dual = 0.0, complementarity = 0.0;
+    for (int i = 0; i < m_p; ++i) {
+      const double bound = problem.pinned_bound_of(i);
+      if (!std::isfinite(bound)) {
+        equality = std::max(equality, per_row_norm(std::abs(residual[i]), pinned_norms[i]));
+        continue;
+      }
+      const double r = residual[i];
+      if (sigma[i] != 0.0)
+        wrong_direction = std::max(
+            wrong_direction, per_row_norm(std::max(0.0, sigma[i] > 0.0 ? r : -r), pinned_norms[i]));
+      dual = std::max(dual, std::max(0.0, std::abs(sigma[i]) - bound) * pinned_norms[i]);
+      complementarity =
+          std::max(complementarity, std::max(0.0, bound - std::abs(sigma[i])) * std::abs(r));
+    }
+    result.equality = std::max(result.equality, relative(equality, length_scale));
+    result.inequality = std::max(result.inequality, relative(wrong_direction, length_scale));
+    result.dual = std::max(result.dual, relative(dual, force_scale));
+    result.complementarity =
+        std::max(result.complementarity, relative(complementarity, force_scale * length_scale));
   }
   return result;
 }

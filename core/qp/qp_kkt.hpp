@@ -6,7 +6,10 @@
 //   r_E    = c_E + A_E x                        (m_E)    equality residual
 //   s      = c_I + A_I x                        (m_I)    inequality slack, ≥ 0 at a solution
 //
-// and a solution satisfies r_stat = 0, r_E = 0, s ≥ 0, γ ≥ 0, γ_i s_i = 0. Each residual is made
+// and a solution satisfies r_stat = 0, r_E = 0, s ≥ 0, γ ≥ 0, γ_i s_i = 0. Pinned rows
+// (r_P = c_P + A_P x, multipliers σ, r_stat gets − A_Pᵀ σ) count as equality rows when unbounded;
+// a bounded one enters `inequality` with a residual on the wrong side of its force (σ r_P > 0),
+// `dual` with |σ| above the bound and `complementarity` with (b − |σ|) |r_P|. Each residual is made
 // dimensionless with one of two problem scales, so that it is invariant under rescaling a row of
 // (A, c), the objective (D, f) or the units of x:
 //

@@ -26,6 +26,13 @@ struct QpSolverOptions {
   // Active set: a row is linearly dependent on the working set when its Schur-complement pivot is
   // below dependence_tolerance times its own norm² in the D⁻¹ metric (paper Remark 5.2).
   double dependence_tolerance = 1e-10;
+  // Active set: bounded pinned rows (friction) are given this compliance, relative to their norm²
+  // in the D⁻¹ metric, on the Schur complement's diagonal: the row then holds up to
+  // compliance × that norm² × σ. Friction of a sheet lying flat on a plane is statically
+  // indeterminate (two tangential rows per node, far more than the sheet's in-plane freedom), and
+  // without compliance most of its rows would be set aside as dependent — taking their bounds
+  // with them; with it the friction spreads over all contacts, as over a slightly compliant one.
+  double friction_compliance = 1e-8;
   // Relative regularisation added to the diagonal of the equality Delassus matrix A_E D⁻¹ A_Eᵀ so
   // that rank-deficient equality rows (a flat sheet) can be factored: ε = reg · mean(diagonal).
   double equality_regularization = 1e-12;
@@ -37,6 +44,17 @@ struct QpSolverOptions {
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;
+};
+
+// What a solver may start from: rows believed active, e.g. the previous step's contacts. It never
+// changes the solution, only how fast it is found.
+struct QpWarmStart {
+  QpWarmStart() = default;
+  QpWarmStart(std::vector<int> rows) : inequalities(std::move(rows)) {}  // NOLINT: implicit
+  std::vector<int> inequalities;  // inequality rows believed active
+  // (m_P or empty) per pinned row with a bound: +1 / −1 to start with its force at +b / −b (a
+  // sliding friction row), 0 to start with the row holding.
+  std::vector<signed char> pinned_at_bound;
 };
 
 enum class QpTermination {
@@ -60,10 +78,10 @@ class QpSolver {
  public:
   virtual ~QpSolver() = default;
   virtual std::string_view name() const = 0;
-  // Solves `problem`. `initial_working_set` lists inequality rows believed active (e.g. the
-  // previous step's contacts); solvers that cannot use it ignore it. The solution keeps its
-  // vectors sized to the problem even when the solve fails.
-  virtual QpSummary solve(const QpProblem& problem, const std::vector<int>& initial_working_set,
+  // Solves `problem`, starting from `start` (the previous step's contacts and friction); solvers
+  // that cannot use it ignore it. The solution keeps its vectors sized to the problem even when
+  // the solve fails.
+  virtual QpSummary solve(const QpProblem& problem, const QpWarmStart& start,
                           QpSolution* solution) = 0;
 };
 

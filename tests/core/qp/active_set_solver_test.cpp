@@ -56,7 +56,7 @@ TEST(ActiveSetSolver, SeededRowWithNegativeMultiplierLeavesTheWorkingSet) {
   p.inequality_offset = Eigen::VectorXd::Zero(1);
   ActiveSetSolver solver;
   QpSolution s;
-  const QpSummary summary = solver.solve(p, {0}, &s);
+  const QpSummary summary = solver.solve(p, std::vector<int>{0}, &s);
   ASSERT_TRUE(summary.ok());
   EXPECT_NEAR(s.x[0], 1.0, 1e-14);
   EXPECT_TRUE(s.active_inequalities.empty());
@@ -132,7 +132,7 @@ TEST(ActiveSetSolver, DependentContactRowIsSwappedNotFactoredSingular) {
   p.inequality_offset = Eigen::Vector2d(-1, -3);
   ActiveSetSolver solver;
   QpSolution s;
-  const QpSummary summary = solver.solve(p, {0}, &s);
+  const QpSummary summary = solver.solve(p, std::vector<int>{0}, &s);
   ASSERT_TRUE(summary.ok()) << summary.message;
   EXPECT_NEAR(s.x[0], 1.5, 1e-12);
   EXPECT_GE(summary.dependent_rows, 1);
