@@ -85,7 +85,6 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
 
   m_node_offset.push_back(0);
   m_q_offset.push_back(0);
-  std::vector<double> rest;
   auto add_constraint = [&](const std::map<std::pair<int, int>, double>& q_entries) {
     std::vector<int> nodes;
     for (const auto& [ab, value] : q_entries)
@@ -101,20 +100,10 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
           static_cast<int>(std::lower_bound(nodes.begin(), nodes.end(), ab.second) - nodes.begin());
       block[ia * s + ib] += value;
     }
-    // Rest value c_i = Σ Q_ab ⟨p_a, p_b⟩ at the rest shape, relative to the first node.
-    double c = 0.0;
-    const Eigen::Vector3d ref = mesh.rest_position(nodes[0]);
-    for (int ia = 0; ia < s; ++ia) {
-      for (int ib = 0; ib < s; ++ib) {
-        c += block[ia * s + ib] *
-             (mesh.rest_position(nodes[ia]) - ref).dot(mesh.rest_position(nodes[ib]) - ref);
-      }
-    }
     m_nodes.insert(m_nodes.end(), nodes.begin(), nodes.end());
     m_node_offset.push_back(static_cast<int>(m_nodes.size()));
     m_q.insert(m_q.end(), block.begin(), block.end());
     m_q_offset.push_back(static_cast<int>(m_q.size()));
-    rest.push_back(c);
   };
 
   for (int k = 0; k < n; ++k) {
@@ -137,7 +126,7 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
       add_constraint(entries);
     }
   }
-  m_num_metric = static_cast<int>(rest.size());
+  m_num_metric = size();
   for (const mesh::Edge& e : mesh.boundary_edges) {
     const double l2 = (mesh.rest_position(e[0]) - mesh.rest_position(e[1])).squaredNorm();
     add_constraint({{{e[0], e[0]}, 1 / l2},
@@ -145,7 +134,54 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
                     {{e[0], e[1]}, -1 / l2},
                     {{e[1], e[0]}, -1 / l2}});
   }
-  m_rest_value = Eigen::Map<Eigen::VectorXd>(rest.data(), rest.size());
+  // evaluate()'s per-quad terms.
+  std::vector<int> metric_row(n, -1);
+  std::vector<double> node_parameter_area(n, 0.0);
+  {
+    int row = 0;
+    for (int k = 0; k < n; ++k) {
+      if (mesh.is_boundary_node[k] || incident[k].empty())
+        continue;
+      metric_row[k] = row;
+      row += 3;
+      for (const auto& [f, local] : incident[k])
+        node_parameter_area[k] += 0.25 * param_area[f];
+    }
+  }
+  const auto jacobian_offset = [&](int row, int node) {
+    const auto first = m_nodes.begin() + m_node_offset[row];
+    const auto last = m_nodes.begin() + m_node_offset[row + 1];
+    return 3 * static_cast<int>(std::lower_bound(first, last, node) - m_nodes.begin());
+  };
+  m_quad_terms.resize(mesh.quads.size());
+  for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
+    const mesh::Quad& q = mesh.quads[f];
+    const double a = (mesh.rest_position(q[1]) - mesh.rest_position(q[0])).norm();
+    const double b = (mesh.rest_position(q[3]) - mesh.rest_position(q[0])).norm();
+    QuadTerms& terms = m_quad_terms[f];
+    terms.nodes = q;
+    for (int c = 0; c < 4; ++c) {
+      QuadCorner& corner = terms.corners[c];
+      corner.row = metric_row[q[c]];
+      if (corner.row < 0)
+        continue;
+      const double m_k = node_parameter_area[q[c]];
+      corner.e_weight = b / (2.0 * a * m_k);
+      corner.f_weight = 1.0 / m_k;
+      corner.g_weight = a / (2.0 * b * m_k);
+      for (int form = 0; form < 3; ++form) {
+        for (int i = 0; i < 4; ++i)
+          corner.slot[form][i] = jacobian_offset(corner.row + form, q[i]);
+      }
+    }
+  }
+  for (const mesh::Edge& e : mesh.boundary_edges) {
+    m_edge_nodes.push_back(e);
+    m_edge_inverse_square.push_back(
+        1.0 / (mesh.rest_position(e[0]) - mesh.rest_position(e[1])).squaredNorm());
+  }
+  m_metric_rest.setZero(m_num_metric);
+  accumulate_metric(mesh.rest_positions, m_metric_rest.data(), nullptr);
 
   // Curvature pattern: the lower triangle of the union of all blocks.
   const Eigen::SparseMatrix<double> pattern = make_curvature();
@@ -156,6 +192,8 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
     const int s = m_node_offset[i + 1] - begin;
     for (int a = 0; a < s; ++a) {
       for (int b = 0; b <= a; ++b) {  // nodes sorted: node a ≥ node b
+        if (m_q[m_q_offset[i] + a * s + b] == 0.0)
+          continue;  // not in the pattern: the slot stays −1
         const int row = m_nodes[begin + a], col = m_nodes[begin + b];
         const int* first = pattern.innerIndexPtr() + pattern.outerIndexPtr()[col];
         const int* last = pattern.innerIndexPtr() + pattern.outerIndexPtr()[col + 1];
@@ -167,11 +205,18 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
 }
 
 Eigen::SparseMatrix<double> InextensibilityConstraints::make_curvature() const {
+  // Only the entries some Q_i has: nodes that share a quad (a 9-point stencil on grids). The
+  // blocks hold exact zeros for the other pairs of a node's 1-ring; leaving them out of the
+  // pattern keeps the Newton QP's factorisation sparse.
   std::vector<Eigen::Triplet<double>> triplets;
   for (int i = 0; i < size(); ++i) {
-    for (int a = m_node_offset[i]; a < m_node_offset[i + 1]; ++a) {
-      for (int b = m_node_offset[i]; b <= a; ++b)
-        triplets.emplace_back(m_nodes[a], m_nodes[b], 0.0);
+    const int s = m_node_offset[i + 1] - m_node_offset[i];
+    const double* q = m_q.data() + m_q_offset[i];
+    for (int a = 0; a < s; ++a) {
+      for (int b = 0; b <= a; ++b) {
+        if (q[a * s + b] != 0.0)
+          triplets.emplace_back(m_nodes[m_node_offset[i] + a], m_nodes[m_node_offset[i] + b], 0.0);
+      }
     }
   }
   Eigen::SparseMatrix<double> k(m_num_nodes, m_num_nodes);
@@ -192,8 +237,10 @@ void InextensibilityConstraints::curvature(const Eigen::VectorXd& lambda,
     const double* q = m_q.data() + m_q_offset[i];
     const int* slot = m_curvature_slot.data() + m_q_offset[i];
     for (int a = 0; a < s; ++a) {
-      for (int b = 0; b <= a; ++b)
-        values[slot[a * s + b]] += weight * q[a * s + b];
+      for (int b = 0; b <= a; ++b) {
+        if (slot[a * s + b] >= 0)
+          values[slot[a * s + b]] += weight * q[a * s + b];
+      }
     }
   };
   // Metric rows come in (E, F, G) triples of one node, sharing the node set.
@@ -222,6 +269,80 @@ SparseRowMatrix InextensibilityConstraints::make_jacobian() const {
   return jacobian;
 }
 
+namespace {
+
+// A corner's share of E, F or G as weights of the edge dot products (see the header): E uses
+// (|e_b|², e_b·e_t, |e_t|²) weighted by the corner's hat function along η, G (|e_l|², e_l·e_r,
+// |e_r|²) along ξ, F the four products e_{b,t}·e_{l,r}.
+constexpr double kNearSide[3] = {1.0 / 4, 1.0 / 6, 1.0 / 12};  // corner on the first edge's side
+constexpr double kFarSide[3] = {1.0 / 12, 1.0 / 6, 1.0 / 4};
+// F weights (bl, br, tl, tr) = ∫∫ N_c (1−v|v)(1−u|u) for corners 0…3.
+constexpr double kShear[4][4] = {{1.0 / 9, 1.0 / 18, 1.0 / 18, 1.0 / 36},
+                                 {1.0 / 18, 1.0 / 9, 1.0 / 36, 1.0 / 18},
+                                 {1.0 / 36, 1.0 / 18, 1.0 / 18, 1.0 / 9},
+                                 {1.0 / 18, 1.0 / 36, 1.0 / 9, 1.0 / 18}};
+
+inline void add_to(double* jacobian, int offset, const Eigen::Vector3d& g) {
+  jacobian[offset] += g.x();
+  jacobian[offset + 1] += g.y();
+  jacobian[offset + 2] += g.z();
+}
+
+}  // namespace
+
+void InextensibilityConstraints::accumulate_metric(const Eigen::VectorXd& phi, double* values,
+                                                   double* jacobian) const {
+  for (const QuadTerms& terms : m_quad_terms) {
+    const Eigen::Vector3d p0 = phi.segment<3>(3 * terms.nodes[0]);
+    const Eigen::Vector3d p1 = phi.segment<3>(3 * terms.nodes[1]);
+    const Eigen::Vector3d p2 = phi.segment<3>(3 * terms.nodes[2]);
+    const Eigen::Vector3d p3 = phi.segment<3>(3 * terms.nodes[3]);
+    const Eigen::Vector3d eb = p1 - p0, et = p2 - p3, el = p3 - p0, er = p2 - p1;
+    const double bb = eb.squaredNorm(), bt = eb.dot(et), tt = et.squaredNorm();
+    const double ll = el.squaredNorm(), lr = el.dot(er), rr = er.squaredNorm();
+    const double bl = eb.dot(el), br = eb.dot(er), tl = et.dot(el), tr = et.dot(er);
+    for (int c = 0; c < 4; ++c) {
+      const QuadCorner& corner = terms.corners[c];
+      if (corner.row < 0)
+        continue;
+      const double* we = c < 2 ? kNearSide : kFarSide;               // hat function along η
+      const double* wg = (c == 0 || c == 3) ? kNearSide : kFarSide;  // along ξ
+      const double* ws = kShear[c];
+      const double e = corner.e_weight, f = corner.f_weight, g = corner.g_weight;
+      values[corner.row] += e * (we[0] * bb + we[1] * bt + we[2] * tt);
+      values[corner.row + 1] += f * (ws[0] * bl + ws[1] * br + ws[2] * tl + ws[3] * tr);
+      values[corner.row + 2] += g * (wg[0] * ll + wg[1] * lr + wg[2] * rr);
+      if (jacobian == nullptr)
+        continue;
+      // E: ∂/∂p1 = −∂/∂p0 = e (2w0 e_b + w1 e_t), ∂/∂p2 = −∂/∂p3 = e (w1 e_b + 2w2 e_t).
+      const Eigen::Vector3d e1 = e * (2.0 * we[0] * eb + we[1] * et);
+      const Eigen::Vector3d e2 = e * (we[1] * eb + 2.0 * we[2] * et);
+      const auto& se = corner.slot[0];
+      add_to(jacobian, se[0], -e1);
+      add_to(jacobian, se[1], e1);
+      add_to(jacobian, se[2], e2);
+      add_to(jacobian, se[3], -e2);
+      // F = f (e_b·V_b + e_t·V_t) with V_b = w_bl e_l + w_br e_r, V_t = w_tl e_l + w_tr e_r, and
+      // symmetrically V_l = w_bl e_b + w_tl e_t, V_r = w_br e_b + w_tr e_t.
+      const Eigen::Vector3d vb = ws[0] * el + ws[1] * er, vt = ws[2] * el + ws[3] * er;
+      const Eigen::Vector3d vl = ws[0] * eb + ws[2] * et, vr = ws[1] * eb + ws[3] * et;
+      const auto& sf = corner.slot[1];
+      add_to(jacobian, sf[0], -f * (vb + vl));
+      add_to(jacobian, sf[1], f * (vb - vr));
+      add_to(jacobian, sf[2], f * (vt + vr));
+      add_to(jacobian, sf[3], f * (vl - vt));
+      // G: ∂/∂p3 = −∂/∂p0 = g (2w0 e_l + w1 e_r), ∂/∂p2 = −∂/∂p1 = g (w1 e_l + 2w2 e_r).
+      const Eigen::Vector3d g3 = g * (2.0 * wg[0] * el + wg[1] * er);
+      const Eigen::Vector3d g2 = g * (wg[1] * el + 2.0 * wg[2] * er);
+      const auto& sg = corner.slot[2];
+      add_to(jacobian, sg[0], -g3);
+      add_to(jacobian, sg[1], -g2);
+      add_to(jacobian, sg[2], g2);
+      add_to(jacobian, sg[3], g3);
+    }
+  }
+}
+
 void InextensibilityConstraints::evaluate(const Eigen::VectorXd& phi, Eigen::VectorXd* values,
                                           SparseRowMatrix* jacobian) const {
   assert(phi.size() == m_num_variables);
@@ -230,28 +351,25 @@ void InextensibilityConstraints::evaluate(const Eigen::VectorXd& phi, Eigen::Vec
   if (jacobian != nullptr) {
     assert(jacobian->nonZeros() == 3 * static_cast<Eigen::Index>(m_nodes.size()));
     jac = jacobian->valuePtr();
+    std::fill(jac, jac + jacobian->nonZeros(), 0.0);
   }
-  for (int i = 0; i < size(); ++i) {
-    const int begin = m_node_offset[i];
-    const int s = m_node_offset[i + 1] - begin;
-    const double* q = m_q.data() + m_q_offset[i];
-    const Eigen::Vector3d ref = phi.segment<3>(3 * m_nodes[begin]);
-    double c = 0.0;
-    for (int a = 0; a < s; ++a) {
-      // g_a = 2 Σ_b Q_ab (p_b − ref): Q has zero row sums for the metric forms and the edge form,
-      // so measuring from a nearby node changes nothing but the rounding.
-      Eigen::Vector3d g = Eigen::Vector3d::Zero();
-      for (int b = 0; b < s; ++b)
-        g += q[a * s + b] * (phi.segment<3>(3 * m_nodes[begin + b]) - ref);
-      g *= 2.0;
-      c += 0.5 * g.dot(phi.segment<3>(3 * m_nodes[begin + a]) - ref);
-      if (jac != nullptr) {
-        jac[3 * (begin + a) + 0] = g.x();
-        jac[3 * (begin + a) + 1] = g.y();
-        jac[3 * (begin + a) + 2] = g.z();
-      }
+  double* c = values->data();
+  std::fill(c, c + m_num_metric, 0.0);
+  accumulate_metric(phi, c, jac);
+  for (int r = 0; r < m_num_metric; ++r)
+    c[r] -= m_metric_rest[r];
+  for (std::size_t e = 0; e < m_edge_nodes.size(); ++e) {
+    const int row = m_num_metric + static_cast<int>(e);
+    const auto [a, b] = m_edge_nodes[e];
+    const Eigen::Vector3d d = phi.segment<3>(3 * a) - phi.segment<3>(3 * b);
+    c[row] = d.squaredNorm() * m_edge_inverse_square[e] - 1.0;
+    if (jac != nullptr) {
+      // Row nodes are sorted: a < b.
+      const Eigen::Vector3d g = 2.0 * m_edge_inverse_square[e] * d;
+      const int first = 3 * m_node_offset[row];
+      add_to(jac, first, g);
+      add_to(jac, first + 3, -g);
     }
-    (*values)[i] = c - m_rest_value[i];
   }
 }
 

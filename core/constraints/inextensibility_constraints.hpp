@@ -10,10 +10,18 @@
 //   C = ‖p_a − p_b‖² / L² − 1.
 // Every C_i is a quadratic form C_i(φ) = Σ_{a,b ∈ S_i} Q_ab ⟨p_a, p_b⟩ − c_i over a small node set
 // S_i, so ∂C_i/∂p_a = 2 Σ_b Q_ab p_b. A 7 × 9 grid has 35·3 + 28 = 133 constraints.
+//
+// evaluate() does not use the Q blocks: on a quad with corners p0…p3 the tangents are
+// ∂ξφ = ((1−v) e_b + v e_t)/a and ∂ηφ = ((1−u) e_l + u e_r)/b with the edge vectors e_b = p1 − p0,
+// e_t = p2 − p3, e_l = p3 − p0, e_r = p2 − p1 (u = ξ/a, v = η/b), so each corner's share of E, F
+// and G is a fixed combination of the ten dot products of those edges (the integrals of the hat
+// function against the tangents' products, in closed form). The Q blocks serve the curvature.
+// A test checks that K(λ) is the exact Hessian of λᵀC, which ties the two together.
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <array>
 #include <vector>
 
 #include "core/mesh/quad_mesh.hpp"
@@ -26,7 +34,7 @@ class InextensibilityConstraints {
  public:
   explicit InextensibilityConstraints(const mesh::QuadMesh& mesh);
 
-  int size() const { return static_cast<int>(m_rest_value.size()); }
+  int size() const { return static_cast<int>(m_node_offset.size()) - 1; }
   int num_metric() const { return m_num_metric; }  // rows 0 … num_metric−1; boundary edges after
   int num_variables() const { return m_num_variables; }
 
@@ -58,7 +66,6 @@ class InextensibilityConstraints {
   std::vector<int> m_nodes;
   std::vector<int> m_q_offset;
   std::vector<double> m_q;
-  Eigen::VectorXd m_rest_value;  // c_i
   int m_num_nodes = 0;
   // Slot in the curvature matrix's values of entry (a, b) of constraint i's block, for a ≥ b in
   // global numbering (−1 for the upper half), laid out like m_q.
@@ -66,6 +73,27 @@ class InextensibilityConstraints {
   int m_curvature_nonzeros = 0;
   int m_num_metric = 0;
   int m_num_variables = 0;
+
+  // Per quad, for evaluate(): its nodes, and for each corner whose node carries metric rows the
+  // weights of its E, F, G shares and where the shares' gradients go.
+  struct QuadCorner {
+    int row = -1;  // the node's E row (F = row + 1, G = row + 2); −1: a boundary node, no rows
+    double e_weight = 0.0, f_weight = 0.0, g_weight = 0.0;  // b/(2a m_k), 1/m_k, a/(2b m_k)
+    // Offset in the Jacobian's values of the (row, quad node i) entry, for E, F and G.
+    std::array<std::array<int, 4>, 3> slot{};
+  };
+  struct QuadTerms {
+    std::array<int, 4> nodes{};
+    std::array<QuadCorner, 4> corners{};
+  };
+  std::vector<QuadTerms> m_quad_terms;
+  // Boundary edge rows (after the metric rows): nodes and 1/L².
+  std::vector<std::array<int, 2>> m_edge_nodes;
+  std::vector<double> m_edge_inverse_square;
+  // Rest values of the metric rows' shares (E, F, G at rest), for evaluate().
+  Eigen::VectorXd m_metric_rest;
+  // E, F, G (and, with slots, the Jacobian) summed from the quads' shares.
+  void accumulate_metric(const Eigen::VectorXd& phi, double* values, double* jacobian) const;
 };
 
 }  // namespace clothfit::constraints

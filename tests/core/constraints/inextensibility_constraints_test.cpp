@@ -167,5 +167,79 @@ TEST(InextensibilityConstraints, ObjMeshJacobianMatchesFiniteDifferences) {
     expect_jacobian_matches_finite_differences(tube, seed);
 }
 
+// The Newton projection's curvature model K(λ) (N × N, K ⊗ I₃ over the coordinates) is the exact
+// Hessian Σ λ_i ∇²C_i when only rows with a semidefinite Q_i carry tension (λ ≥ 0 on E, G and the
+// boundary edges, λ_F = 0); with shear multipliers it adds |λ_F| (Q_E + Q_G), which bounds the
+// indefinite shear part from below. Checked against central differences of ∇Cᵀλ.
+Eigen::MatrixXd hessian_by_finite_differences(const InextensibilityConstraints& c,
+                                              const Eigen::VectorXd& phi,
+                                              const Eigen::VectorXd& lambda) {
+  const auto gradient = [&](const Eigen::VectorXd& x) {
+    SparseRowMatrix jacobian = c.make_jacobian();
+    Eigen::VectorXd values;
+    c.evaluate(x, &values, &jacobian);
+    return Eigen::VectorXd(jacobian.transpose() * lambda);
+  };
+  return testing::finite_difference_jacobian(gradient, phi);
+}
+
+Eigen::MatrixXd curvature_over_coordinates(const InextensibilityConstraints& c,
+                                           const Eigen::VectorXd& lambda) {
+  Eigen::SparseMatrix<double> k = c.make_curvature();
+  c.curvature(lambda, &k);
+  const Eigen::MatrixXd nodes = Eigen::MatrixXd(k).selfadjointView<Eigen::Lower>();
+  Eigen::MatrixXd out = Eigen::MatrixXd::Zero(3 * nodes.rows(), 3 * nodes.cols());
+  for (Eigen::Index a = 0; a < nodes.rows(); ++a) {
+    for (Eigen::Index b = 0; b < nodes.cols(); ++b)
+      out.block<3, 3>(3 * a, 3 * b) = nodes(a, b) * Eigen::Matrix3d::Identity();
+  }
+  return out;
+}
+
+void expect_curvature_is_the_tension_hessian(const mesh::QuadMesh& mesh, unsigned seed) {
+  const InextensibilityConstraints c(mesh);
+  const Eigen::VectorXd phi = perturbed(mesh.rest_positions, 0.03, seed);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.1, 1.0);
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(c.size());
+  for (int i = 0; i < c.size(); ++i) {
+    const bool shear = i < c.num_metric() && i % 3 == 1;
+    lambda[i] = shear ? 0.0 : u(rng);
+  }
+  const Eigen::MatrixXd exact = hessian_by_finite_differences(c, phi, lambda);
+  EXPECT_LT(testing::relative_max_error(curvature_over_coordinates(c, lambda), exact),
+            kJacobianTolerance);
+  // Compression is left out: a negative λ on an E row adds nothing.
+  Eigen::VectorXd compressed = Eigen::VectorXd::Zero(c.size());
+  compressed[0] = -1.0;
+  EXPECT_EQ(curvature_over_coordinates(c, compressed).cwiseAbs().maxCoeff(), 0.0);
+}
+
+TEST(InextensibilityConstraints, CurvatureIsTheExactHessianOfTensionRows) {
+  expect_curvature_is_the_tension_hessian(mesh::make_grid_mesh(0.42, 0.594, 5, 6), 21);
+  expect_curvature_is_the_tension_hessian(mesh::make_grid_mesh(1.3, 0.2, 4, 7), 22);
+  std::istringstream in(kTubeObj);
+  expect_curvature_is_the_tension_hessian(mesh::read_obj_quad_mesh(in, "tube.obj"), 23);
+}
+
+TEST(InextensibilityConstraints, ShearCurvatureIsBoundedFromBelow) {
+  // λ on one shear row only: K = 2λ_F Q_F + |λ_F| (Q_E + Q_G) of that node ⪰ 0, and it is the
+  // exact Hessian of λ_F F plus the PSD |λ_F| (Q_E + Q_G).
+  const mesh::QuadMesh mesh = mesh::make_grid_mesh(0.42, 0.594, 5, 6);
+  const InextensibilityConstraints c(mesh);
+  const Eigen::VectorXd phi = perturbed(mesh.rest_positions, 0.03, 31);
+  for (double lambda_f : {0.7, -0.7}) {
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(c.size());
+    lambda[1] = lambda_f;  // F of the first interior node
+    Eigen::VectorXd tension = Eigen::VectorXd::Zero(c.size());
+    tension[0] = tension[2] = std::abs(lambda_f) / 2.0;  // |λ_F| (Q_E + Q_G) = ∇² of this λ
+    const Eigen::MatrixXd expected = hessian_by_finite_differences(c, phi, lambda) +
+                                     hessian_by_finite_differences(c, phi, tension);
+    const Eigen::MatrixXd k = curvature_over_coordinates(c, lambda);
+    EXPECT_LT(testing::relative_max_error(k, expected), kJacobianTolerance);
+    EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k).eigenvalues().minCoeff(), -1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace clothfit::constraints
