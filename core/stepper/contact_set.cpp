@@ -1,22 +1,49 @@
 #include "core/stepper/contact_set.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace clothfit::stepper {
 
+namespace {
+
+// An orthonormal tangent basis (t1, t2) of the unit normal n with t1 along the tangential part of
+// `preferred` when it has one, else ⟂ the coordinate axis least aligned with n (depending on n
+// only: constant for a plane).
+void tangent_basis(const Eigen::Vector3d& n, const Eigen::Vector3d& preferred, Eigen::Vector3d* t1,
+                   Eigen::Vector3d* t2) {
+  const Eigen::Vector3d tangential = preferred - preferred.dot(n) * n;
+  if (tangential.norm() > 1e-9 * std::max(preferred.norm(), 1e-300)) {
+    *t1 = tangential.normalized();
+  } else {
+    Eigen::Index axis = 0;
+    n.cwiseAbs().minCoeff(&axis);
+    *t1 = n.cross(Eigen::Vector3d::Unit(axis)).normalized();
+  }
+  *t2 = n.cross(*t1);
+}
+
+// A tangential slip below this (m over the step) has no direction.
+constexpr double kNoSlip = 1e-12;
+
+}  // namespace
+
 ContactSet::ContactSet(const mesh::QuadMesh& mesh,
                        const std::vector<std::shared_ptr<const obstacles::Obstacle>>& obstacles,
-                       const std::vector<int>& free_index, const Eigen::VectorXd& nodal_mass)
+                       const std::vector<int>& free_index)
     : m_mesh(mesh),
       m_obstacles(obstacles),
       m_free_index(free_index),
-      m_nodal_mass(nodal_mass),
       m_points(mesh.num_nodes() + static_cast<int>(mesh.quads.size())) {
   const std::size_t keys = m_obstacles.size() * static_cast<std::size_t>(m_points);
   m_impulse.assign(keys, 0.0);
+  m_bound.assign(keys, 0.0);
+  m_reaction.assign(keys, Eigen::Vector3d::Zero());
+  m_slid.assign(keys, 0);
+  m_direction.assign(keys, Eigen::Vector3d::Zero());
+  m_aligned.assign(keys, -1);
   m_row_of_key.assign(keys, -1);
-  m_friction.setZero(3 * mesh.num_nodes());
 }
 
 void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach) {
@@ -24,21 +51,26 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   m_t0 = t0;
   m_t1 = t1;
   m_reach = reach;
-  // φ0 of a new step carries no friction yet (the multipliers are kept as the starting guess).
-  m_friction.setZero();
+  ++m_step;
+  // Bounds relax from one iteration to the next within a step, never across steps.
+  std::fill(m_bound.begin(), m_bound.end(), 0.0);
 }
 
 double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
-                            std::vector<int>* seed) {
+                            qp::QpWarmStart* start) {
   const int n = m_mesh.num_nodes();
   const double dt = m_t1 - m_t0;
   for (const Row& r : m_rows)
     m_row_of_key[key(r.obstacle, r.point)] = -1;
   m_rows.clear();
+  m_friction.clear();
   m_triplets.clear();
-  std::vector<double> offsets;
+  m_pinned_triplets.clear();
+  m_offsets.clear();
+  m_pinned_offsets.clear();
+  m_pinned_bounds.clear();
+  start->pinned_at_bound.clear();
   double min_value = std::numeric_limits<double>::infinity();
-  Eigen::VectorXd friction = Eigen::VectorXd::Zero(3 * n);
 
   for (int o = 0; o < static_cast<int>(m_obstacles.size()); ++o) {
     const obstacles::Obstacle& obstacle = *m_obstacles[o];
@@ -81,51 +113,75 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       }
       if (!any_free)
         continue;
+      const int k = key(o, point);
       m_rows.push_back({o, point});
-      m_row_of_key[key(o, point)] = row;
-      offsets.push_back(hg.value);
+      m_row_of_key[k] = row;
+      m_offsets.push_back(hg.value);
 
-      // Friction on node contacts from the last normal multiplier of this key.
-      const double impulse = m_impulse[key(o, point)];
-      if (point >= n || mu == 0.0 || impulse <= 0.0)
+      // Friction rows for node contacts that were active in the last QP (or, while the bounds
+      // are relaxed, that had friction in it: a contact that friction lifts off and that then
+      // lands again without it would otherwise toggle from one iteration to the next).
+      const bool relaxed_friction = relaxation < 1.0 && m_bound[k] > 0.0;
+      if (point >= n || mu == 0.0 || (m_impulse[k] <= 0.0 && !relaxed_friction))
         continue;
-      const Eigen::Vector3d normal = hg.gradient.normalized();
-      const double m = m_nodal_mass[point];
+      const double normal_scale = hg.gradient.norm();
+      const Eigen::Vector3d normal = hg.gradient / normal_scale;
       const Eigen::Vector3d wall = obstacle.is_static()
                                        ? Eigen::Vector3d::Zero()
                                        : Eigen::Vector3d(placed.surface_velocity(p) * dt);
-      Eigen::Vector3d slip =
-          (p - m_phi_n.segment<3>(3 * point)) - wall - m_friction.segment<3>(3 * point) / m;
-      slip -= slip.dot(normal) * normal;
-      const double slip_norm = slip.norm();
-      if (slip_norm <= 0.0)
-        continue;
-      const double magnitude = std::min(mu * impulse * hg.gradient.norm(), m * slip_norm);
-      friction.segment<3>(3 * point) -= magnitude / slip_norm * slip;
+      const Eigen::Vector3d slip = (p - m_phi_n.segment<3>(3 * point)) - wall;
+      // t1 along the friction force, chosen at the step's first iteration and kept for the rest
+      // of the step: against the slip when the contact slid (its last reaction may be a corner
+      // of the box, √2 b, and would keep the box turned that way), else along its last (static)
+      // reaction, or against the slip before it has one. Turning the box at every iteration fed
+      // back into the solution and made some contacts' friction flip from one side to the other.
+      FrictionRows rows{k, 0.0, {}, {}};
+      if (m_aligned[k] != m_step) {
+        const Eigen::Vector3d& reaction = m_reaction[k];
+        const Eigen::Vector3d tangential_slip = slip - slip.dot(normal) * normal;
+        const bool sliding = m_slid[k] && tangential_slip.norm() > kNoSlip;
+        m_direction[k] =
+            sliding || reaction.squaredNorm() == 0.0 ? Eigen::Vector3d(-slip) : reaction;
+        m_aligned[k] = m_step;
+      }
+      tangent_basis(normal, m_direction[k], &rows.t1, &rows.t2);
+      const double target = mu * m_impulse[k] * normal_scale;
+      rows.bound =
+          relaxed_friction ? relaxation * target + (1.0 - relaxation) * m_bound[k] : target;
+      const int first = 2 * static_cast<int>(m_friction.size());
+      for (int d = 0; d < 3; ++d) {
+        const int col = m_free_index[3 * point + d];
+        if (rows.t1[d] != 0.0)
+          m_pinned_triplets.emplace_back(first, col, rows.t1[d]);
+        if (rows.t2[d] != 0.0)
+          m_pinned_triplets.emplace_back(first + 1, col, rows.t2[d]);
+      }
+      m_pinned_offsets.push_back(rows.t1.dot(slip));
+      m_pinned_offsets.push_back(rows.t2.dot(slip));
+      m_pinned_bounds.push_back(rows.bound);
+      m_pinned_bounds.push_back(rows.bound);
+      // A contact that slid starts sliding: its t1 force at ±b, on the side of its last reaction.
+      const double along = m_reaction[k].dot(rows.t1);
+      start->pinned_at_bound.push_back(!m_slid[k] || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
+      start->pinned_at_bound.push_back(0);
+      m_friction.push_back(rows);
     }
   }
   const int rows = static_cast<int>(m_rows.size());
   problem->inequality_jacobian.resize(rows, problem->num_variables());
   problem->inequality_jacobian.setFromTriplets(m_triplets.begin(), m_triplets.end());
   problem->inequality_jacobian.makeCompressed();
-  problem->inequality_offset = Eigen::Map<const Eigen::VectorXd>(offsets.data(), rows);
-  // Under-relaxation (relaxation < 1): the friction of the next QP moves only part of the way from
-  // the last one towards the new value. The fixed point is the same; the stepper asks for it when
-  // the plain iteration cycles between sticking and sliding (seen on the rotating sphere).
-  if (relaxation < 1.0)
-    friction = relaxation * friction + (1.0 - relaxation) * m_friction;
-  m_friction = friction;
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      const int col = m_free_index[3 * i + d];
-      if (col >= 0)
-        problem->linear[col] += friction[3 * i + d];
-    }
-  }
-  seed->clear();
+  problem->inequality_offset = Eigen::Map<const Eigen::VectorXd>(m_offsets.data(), rows);
+  const int pinned = static_cast<int>(m_pinned_offsets.size());
+  problem->pinned_jacobian.resize(pinned, problem->num_variables());
+  problem->pinned_jacobian.setFromTriplets(m_pinned_triplets.begin(), m_pinned_triplets.end());
+  problem->pinned_jacobian.makeCompressed();
+  problem->pinned_offset = Eigen::Map<const Eigen::VectorXd>(m_pinned_offsets.data(), pinned);
+  problem->pinned_bound = Eigen::Map<const Eigen::VectorXd>(m_pinned_bounds.data(), pinned);
+  start->inequalities.clear();
   for (int k : m_active_keys) {
     if (m_row_of_key[k] >= 0)
-      seed->push_back(m_row_of_key[k]);
+      start->inequalities.push_back(m_row_of_key[k]);
   }
   return min_value;
 }
@@ -140,6 +196,25 @@ void ContactSet::record(const qp::QpSolution& solution) {
     const int k = key(m_rows[row].obstacle, m_rows[row].point);
     m_impulse[k] = std::max(0.0, solution.inequality_multipliers[row]);
     m_active_keys.push_back(k);
+  }
+  // The friction reactions, for the next tangent bases; a contact that separated loses its own.
+  m_sticking = 0;
+  for (std::size_t f = 0; f < m_friction.size(); ++f) {
+    const FrictionRows& rows = m_friction[f];
+    const double s1 = solution.pinned_multipliers[2 * f];
+    const double s2 = solution.pinned_multipliers[2 * f + 1];
+    m_bound[rows.key] = rows.bound;  // kept for the relaxation even if the contact separated
+    if (m_impulse[rows.key] <= 0.0) {
+      m_reaction[rows.key].setZero();
+      m_slid[rows.key] = 0;
+      continue;
+    }
+    m_reaction[rows.key] = s1 * rows.t1 + s2 * rows.t2;
+    const double tolerance = 1e-9 * rows.bound;
+    const bool held =
+        std::abs(s1) < rows.bound - tolerance && std::abs(s2) < rows.bound - tolerance;
+    m_slid[rows.key] = held ? 0 : 1;
+    m_sticking += held ? 1 : 0;
   }
 }
 

@@ -8,16 +8,26 @@
 // identified across iterations and steps by their key (obstacle, point) so the active set of the
 // previous iteration or step seeds the solver's working set (paper Remark 5.3).
 //
-// Friction, single pass. The QP's multiplier γ_k of a contact row is a normal impulse × Δt (the QP
-// is in the units of ρM·Δφ). For the next iteration each contact node gets the tangential term
-//   F_k = −min(μ_o γ_k ‖∇h‖, m_k ‖s_k‖) ŝ_k,    s_k = tangential part of (Δp_step − w Δt) +
-//   F_prev/m_k
-// where Δp_step = p_j − pⁿ is the node's motion over the step, w the obstacle's surface velocity
-// (friction acts on relative motion), m_k the node's ρ·area and F_prev the friction applied in the
-// previous QP (so s_k is the slip the node would have without friction). The min is the
-// projection onto the friction disk: friction at most stops a sliding node within a step and never
-// reverses it, and a contact with μγ large enough sticks (static friction). Multipliers and
-// friction are carried from one step to the next as the starting guess.
+// Friction. The QP's multiplier γ_k of a contact row is a normal impulse × Δt (the QP is in the
+// units of ρM·Δφ); its normal force is γ_k ∇h. Each node contact that was active in the last QP
+// gets two pinned rows with bounded multipliers (QpProblem::pinned_bound):
+//
+//   t_a · Δp + t_a · s_k = 0,   |σ_a| ≤ b_k = μ γ_k ‖∇h‖   (a = 1, 2),
+//
+// s_k = p_j − pⁿ − w Δt the node's slip relative to the obstacle's surface over the step (w the
+// surface velocity), t_1, t_2 an orthonormal tangent basis. The QP then applies Coulomb friction
+// by maximal dissipation for the normal force of the last iteration: a contact holds (no slip,
+// static friction σ within the bound) or slides with the friction force at the bound against its
+// slip — decided for all contacts together, inside the QP, so that a sheet whose nodes are coupled
+// by inextensibility sticks or slides as a whole. The box |σ_a| ≤ b is the friction cone
+// ‖σ‖ ≤ b along t_1, which is chosen once per step along the friction force of the last step (the
+// slip of a sliding contact, the reaction of a sticking one), so the box is exact in the
+// direction friction acts unless that direction turns within a step. γ_k, and thus b, lag one
+// iteration (the paper's single-pass friction, eq. 3); they carry over to the next step as its
+// starting guess. (Before, friction was a force capped at the impulse that stops the node alone,
+// m_k ‖s_k‖, which ignores the sheet around it: the iteration crept at 2e-5 m per iteration for
+// tens of iterations on a sheet lying on a table. Switching single contacts between sticking and
+// sliding does not work either: a node held by sticking neighbours has no slip of its own.)
 #pragma once
 
 #include <Eigen/Core>
@@ -28,15 +38,16 @@
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/obstacle.hpp"
 #include "core/qp/qp_problem.hpp"
+#include "core/qp/qp_solver.hpp"
 
 namespace clothfit::stepper {
 
 class ContactSet {
  public:
-  // `free_index` (3N): coordinate → QP variable or −1 when held; `nodal_mass` (N): ρ·area, kg.
+  // `free_index` (3N): coordinate → QP variable or −1 when held.
   ContactSet(const mesh::QuadMesh& mesh,
              const std::vector<std::shared_ptr<const obstacles::Obstacle>>& obstacles,
-             const std::vector<int>& free_index, const Eigen::VectorXd& nodal_mass);
+             const std::vector<int>& free_index);
 
   bool empty() const { return m_obstacles.empty(); }
 
@@ -44,41 +55,57 @@ class ContactSet {
   // step (candidate margin).
   void begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach);
 
-  // Rows at the iterate φ_j into problem->inequality_jacobian / inequality_offset, the working-set
-  // seed (rows active in the previous QP) into `seed`, and the friction term added to
-  // problem->linear. Returns min over the candidate rows of h(φ_j) (m; +∞ when none).
-  // `relaxation` in (0, 1] weighs the new friction against the last QP's (1: no relaxation).
+  // Rows at the iterate φ_j into problem->inequality_jacobian / inequality_offset, the friction
+  // rows into problem->pinned_jacobian / pinned_offset / pinned_bound, and the working-set seed
+  // (rows active in the previous QP) into `seed`. Returns min over the candidate rows of h(φ_j)
+  // (m; +∞ when none). `relaxation` in (0, 1] moves each friction bound only that part of the way
+  // from the last QP's towards μ γ ‖∇h‖ (1: all the way). `start` receives the rows active in the
+  // last QP and, for the friction rows, which start sliding (those of contacts that slid).
   double assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
-                  std::vector<int>* seed);
+                  qp::QpWarmStart* start);
 
-  // Records the QP's solution for the rows of the last assemble() (the first rows of the QP;
-  // rows after them belong to others).
+  // Records the QP's solution for the rows of the last assemble() (the first inequality rows of
+  // the QP; rows after them belong to others).
   void record(const qp::QpSolution& solution);
 
-  // Number of rows active in the last recorded solution.
+  // Rows active in the last recorded solution, and of them the node contacts that held (no slip:
+  // friction within its bound).
   int active_count() const { return static_cast<int>(m_active_keys.size()); }
+  int sticking_count() const { return m_sticking; }
 
  private:
   struct Row {
     int obstacle;
     int point;  // node index, or N + quad index for a face centre
   };
+  struct FrictionRows {
+    int key;
+    double bound;            // b = μ γ ‖∇h‖
+    Eigen::Vector3d t1, t2;  // tangent basis of the two rows
+  };
   int key(int obstacle, int point) const { return obstacle * m_points + point; }
 
   const mesh::QuadMesh& m_mesh;
   std::vector<std::shared_ptr<const obstacles::Obstacle>> m_obstacles;
   const std::vector<int>& m_free_index;
-  Eigen::VectorXd m_nodal_mass;
   int m_points = 0;  // N + number of quads
 
   Eigen::VectorXd m_phi_n;
   double m_t0 = 0.0, m_t1 = 0.0, m_reach = 0.0;
-  std::vector<Row> m_rows;         // rows of the last assemble()
-  std::vector<double> m_impulse;   // per key: last normal multiplier γ (≥ 0)
-  std::vector<int> m_row_of_key;   // per key: row in the last assemble(), −1 if none
-  std::vector<int> m_active_keys;  // keys active in the last recorded solution
-  Eigen::VectorXd m_friction;      // (3N) friction term applied in the last QP
-  std::vector<Eigen::Triplet<double>> m_triplets;
+  std::vector<Row> m_rows;                   // inequality rows of the last assemble()
+  std::vector<FrictionRows> m_friction;      // pinned row pairs of the last assemble(), in order
+  std::vector<double> m_impulse;             // per key: last normal multiplier γ (≥ 0)
+  std::vector<double> m_bound;               // per key: friction bound of the last QP (relaxation)
+  std::vector<Eigen::Vector3d> m_reaction;   // per key: last tangential friction reaction
+  std::vector<char> m_slid;                  // per key: the reaction was at its bound
+  std::vector<Eigen::Vector3d> m_direction;  // per key: t1's direction in this step
+  std::vector<long> m_aligned;               // per key: the step (m_step) t1 was chosen in
+  long m_step = 0;                           // begin_step() calls
+  std::vector<int> m_row_of_key;             // per key: row in the last assemble(), −1 if none
+  std::vector<int> m_active_keys;            // keys active in the last recorded solution
+  int m_sticking = 0;
+  std::vector<double> m_offsets, m_pinned_offsets, m_pinned_bounds;
+  std::vector<Eigen::Triplet<double>> m_triplets, m_pinned_triplets;
 };
 
 }  // namespace clothfit::stepper

@@ -45,12 +45,29 @@ struct StepperOptions {
   // quickly even where ∇C is badly conditioned (nearly flat sheets). false gives the paper's
   // Gauss–Newton "fast projection": each QP minimises ½‖Δφ‖²_ρM from the current iterate.
   bool newton_projection = true;
+  // Modified Newton (with newton_projection): an iteration reuses the factorisation of the last
+  // refactored iteration's QP matrices (ρM + K and ∇C at an earlier iterate) while the last
+  // iteration reduced ‖C‖∞ at least by this factor, or ‖C‖∞ is already below
+  // constraint_tolerance; otherwise it refactors. The residuals C(φ_j) and ρM(φ_j − φ0) +
+  // ∇C(φ_j)ᵀλ_j stay exact, so a stale matrix slows the convergence but does not move the converged
+  // step. Every step starts with a fresh factorisation (reusing the previous step's slowed the
+  // swinging hanging sheet down). 0: refactor at every iteration (Newton).
+  double refactor_contraction = 0.3;
+  // Newton projection: after this many iterations of one step, three iterations in a row whose
+  // increments did not shrink below 0.9 times the previous one switch the rest of the step to the
+  // Gauss–Newton projection (0: never). Near buckling (a sheet landing upright on its edge) the
+  // compression the semidefinite curvature leaves out is as large as ρM along the buckling mode,
+  // the Newton iteration's contraction rate approaches 1 and it creeps along that mode;
+  // Gauss–Newton stops at the nearby point with C = 0 instead.
+  int newton_fallback_after = 10;
   // Contact candidates: a point enters the QP when h(p) at the end of the step is below
   // contact_margin (m) plus twice the largest node motion of the unconstrained step.
   double contact_margin = 0.02;
-  // After this many projection iterations of one step, friction updates are under-relaxed (halfway
-  // towards the new value), which breaks stick–slip cycles without moving the fixed point.
-  int friction_relaxation_after = 20;
+  // After this many projection iterations of one step, each friction bound μγ moves only halfway
+  // from its last value towards the new one (and a contact that separated keeps half its last
+  // bound). The fixed point is the same; it breaks the cycles where friction lifts a few contacts
+  // off and they land again without it (seen when the sheet lands on the sphere).
+  int friction_relaxation_after = 8;
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).
   int max_step_halvings = 4;

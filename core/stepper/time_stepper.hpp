@@ -35,12 +35,15 @@ std::string_view to_string(StepStatus status);
 struct StepReport {
   StepStatus status = StepStatus::kFailed;
   int iterations = 0;                // projection iterations (QPs solved)
+  int factorizations = 0;            // of them, those that refactored the QP's matrices
+  bool newton_fallback = false;      // the step finished as a Gauss–Newton projection
   int qp_working_set_changes = 0;    // summed over the iterations
   double constraint_residual = 0.0;  // ‖C(φ)‖∞ at the end, dimensionless
   double max_violation = 0.0;        // InextensibilityConstraints::max_violation at the end
   double held_residual = 0.0;        // max distance of a held node to its target, m
   double last_increment = 0.0;       // ‖Δφ‖∞ of the last iteration, m
   int active_contacts = 0;           // contact rows active at the end of the step
+  int sticking_contacts = 0;         // of them, node contacts held by static friction
   double min_contact_value = 0.0;    // min h over the contact candidates at the end, m (+∞: none)
   // Self-collisions and the stick (CollisionSet), when the model has them:
   int collision_rows = 0;         // pairs in the step's collision set (observation set)
@@ -69,8 +72,9 @@ class TimeStepper {
  private:
   // The projection iterations from m_phi = φ0 (contacts and collisions already begun).
   StepReport project();
-  // Newton projection: the QP's curvature and linear term at the current iterate.
-  void assemble_newton_terms();
+  // Newton projection: the QP's linear term at the current iterate, and its curvature K(λ_j) when
+  // `refresh_curvature` (otherwise the QP keeps the curvature it was last factored with).
+  void assemble_newton_terms(bool refresh_curvature);
 
   const SimulationModel& m_model;
   constraints::InextensibilityConstraints m_constraints;
@@ -89,9 +93,10 @@ class TimeStepper {
   std::unique_ptr<ContactSet> m_contacts;      // null without obstacles
   std::unique_ptr<CollisionSet> m_collisions;  // null without self-collisions and stick
   Eigen::VectorXd m_lambda_start;              // m_lambda at the start of the step
-  std::vector<int> m_seed;                     // working-set seed for the next QP
+  qp::QpWarmStart m_start;                     // warm start of the next QP
   Eigen::VectorXd m_lambda;          // multipliers of the inextensibility rows, kept between steps
   Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
+  Eigen::VectorXd m_held_reaction;   // (3N) ∇Cᵀλ, for the line search's held-row penalty
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
 };
 
