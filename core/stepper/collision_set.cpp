@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "core/collision/edge_edge_distance.hpp"
 #include "core/collision/point_triangle_distance.hpp"
@@ -12,25 +13,62 @@ namespace clothfit::stepper {
 
 namespace {
 
-// Self pairs of the last step closer than this × τ0 at its end are carried into the next one.
+// Self and needle pairs of the last step closer than this × τ0 at its end are carried into the
+// next one.
 constexpr double kCarryDistance = 1.25;
 
-enum Kind : std::uint64_t { kNodeTriangle = 0, kEdgeEdge = 1, kStickEdge = 2, kStickTriangle = 3 };
+enum Kind : std::uint64_t {
+  kNodeTriangle = 0,
+  kEdgeEdge = 1,
+  kStickEdge = 2,
+  kStickTriangle = 3,
+  kNeedleTriangle = 4,
+  kNeedleEdge = 5
+};
 
 std::uint64_t make_key(Kind kind, int a, int b) {
   return (std::uint64_t(kind) << 60) | (std::uint64_t(a) << 30) | std::uint64_t(b);
 }
 
+// The needle fields among the obstacles.
+std::vector<std::shared_ptr<const obstacles::NeedleField>> needle_fields(
+    const SimulationModel& model) {
+  std::vector<std::shared_ptr<const obstacles::NeedleField>> out;
+  for (const auto& obstacle : model.obstacles) {
+    if (auto field = std::dynamic_pointer_cast<const obstacles::NeedleField>(obstacle))
+      out.push_back(std::move(field));
+  }
+  return out;
+}
+
+// A peak's identity: its needle field and its lattice position. In the rest frame a peak has
+// c1 (X − x0) = 2πm + sπ/2, so kx = 2 c1 (X − x0)/π = 4m + s is an odd integer (likewise ky).
+std::uint64_t peak_key(int field, const obstacles::NeedleFieldGeometry& g,
+                       const Eigen::Vector3d& peak_rest_m) {
+  const double scale = 2.0 * g.c1_per_m / std::numbers::pi;
+  const auto lattice = [&](double v) {
+    return std::uint64_t(std::llround(scale * v) + (1LL << 27)) & ((1ULL << 28) - 1);
+  };
+  return (std::uint64_t(field) << 56) | (lattice(peak_rest_m.x() - g.origin_m.x()) << 28) |
+         lattice(peak_rest_m.y() - g.origin_m.y());
+}
+
 }  // namespace
 
 bool CollisionSet::needed(const SimulationModel& model) {
-  return model.self_collisions.enabled || model.stick.has_value();
+  return model.self_collisions.enabled || model.stick.has_value() || !needle_fields(model).empty();
+}
+
+double CollisionSet::needle_thickness(const SimulationModel& model) {
+  return model.self_collisions.enabled ? model.self_collisions.thickness : kDefaultNeedleThickness;
 }
 
 CollisionSet::CollisionSet(const SimulationModel& model, const std::vector<int>& free_index)
     : m_mesh(model.mesh),
       m_options(model.self_collisions),
       m_stick(model.stick),
+      m_needle_fields(needle_fields(model)),
+      m_needle_thickness(needle_thickness(model)),
       m_free_index(free_index) {
   m_edges = collision::triangle_mesh_edges(m_mesh.triangles);
   m_detector =
@@ -51,7 +89,12 @@ CollisionSet::~CollisionSet() = default;
 void CollisionSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1,
                               double proximity) {
   m_phi_n = phi_n;
+  m_t0 = t0;
+  m_t1 = t1;
   m_proximity = proximity;
+  m_needle_segments.clear();
+  m_needles.clear();
+  m_needle_of_key.clear();
   m_rows.clear();
   m_row_of_key.clear();
   m_candidates = 0;
@@ -73,9 +116,10 @@ void CollisionSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1
 void CollisionSet::end_step() {
   m_carried.clear();
   for (const Row& row : m_rows) {
-    if (!row.stick)
+    if (row.source != Source::kStick)
       m_carried.push_back(row.key);
   }
+  m_carried_needles = m_needles;
 }
 
 void CollisionSet::add_carried(std::uint64_t key) {
@@ -85,7 +129,40 @@ void CollisionSet::add_carried(std::uint64_t key) {
   const auto x = [&](int i) -> Eigen::Vector3d { return m_phi_n.segment<3>(3 * i); };
   Row row;
   Eigen::Vector3d separation;
-  if (kind == kNodeTriangle) {
+  double thickness = m_options.thickness;
+  Eigen::Vector3d external_t1 = Eigen::Vector3d::Zero();  // the needle's point at tₙ₊₁
+  if (kind == kNeedleTriangle || kind == kNeedleEdge) {
+    // Needle rows are keyed by the needle's index in its step: find the needle again by its
+    // field and lattice position, registered anew for this step.
+    const int old_needle = kind == kNeedleTriangle ? a / 2 : a;
+    const auto& [field, peak_rest] = m_carried_needles[old_needle];
+    const int needle = register_needle(field, peak_rest);
+    thickness = m_needle_thickness;
+    if (kind == kNeedleTriangle) {
+      const int point = 2 * needle + a % 2;
+      const Eigen::Vector3d o = m_needle_points_t0.row(point).transpose();
+      const auto& t = m_mesh.triangles[b];
+      const collision::PointTriangleClosest c =
+          collision::point_triangle_closest(o, x(t[0]), x(t[1]), x(t[2]));
+      row.nodes = {t[0], t[1], t[2], -1};
+      row.weights = {-c.weights[0], -c.weights[1], -c.weights[2], 0.0};
+      separation = o - (c.weights[0] * x(t[0]) + c.weights[1] * x(t[1]) + c.weights[2] * x(t[2]));
+      external_t1 = m_needle_points_t1.row(point).transpose();
+      key = make_key(kNeedleTriangle, point, b);
+    } else {
+      const Eigen::Vector3d a0 = m_needle_points_t0.row(2 * needle).transpose();
+      const Eigen::Vector3d a1 = m_needle_points_t0.row(2 * needle + 1).transpose();
+      const auto& e = m_edges[b];
+      const collision::EdgeEdgeClosest c = collision::edge_edge_closest(a0, a1, x(e[0]), x(e[1]));
+      row.nodes = {e[0], e[1], -1, -1};
+      row.weights = {-(1.0 - c.u), -c.u, 0.0, 0.0};
+      separation = (1.0 - c.s) * a0 + c.s * a1 - (1.0 - c.u) * x(e[0]) - c.u * x(e[1]);
+      external_t1 = (1.0 - c.s) * m_needle_points_t1.row(2 * needle).transpose() +
+                    c.s * m_needle_points_t1.row(2 * needle + 1).transpose();
+      key = make_key(kNeedleEdge, needle, b);
+    }
+    row.source = Source::kNeedle;
+  } else if (kind == kNodeTriangle) {
     const auto& t = m_mesh.triangles[b];
     const collision::PointTriangleClosest c =
         collision::point_triangle_closest(x(a), x(t[0]), x(t[1]), x(t[2]));
@@ -106,10 +183,11 @@ void CollisionSet::add_carried(std::uint64_t key) {
   const double distance = separation.norm();
   // Pairs that came apart are dropped; touching ones have no usable direction (the detection finds
   // them again).
-  if (distance > kCarryDistance * m_options.thickness || distance < 1e-3 * m_options.thickness)
+  if (distance > kCarryDistance * thickness || distance < 1e-3 * thickness)
     return;
   row.normal = separation / distance;
-  row.bound = m_options.thickness;
+  row.constant = row.normal.dot(external_t1);
+  row.bound = thickness;
   row.active = true;
   add(key, row);
 }
@@ -132,95 +210,242 @@ void CollisionSet::run_detection(const Eigen::VectorXd& phi_j, double proximity,
   *found = 0;
   const double stick_radius = m_stick ? m_stick->radius : 0.0;
   const double thickness = m_options.enabled ? m_options.thickness : 0.0;
+  const double needle_thickness = m_needle_fields.empty() ? 0.0 : m_needle_thickness;
   // One margin for every call (the largest detection distance of the step), so that the final
   // check on the last detected iterate needs no new update and the trees are not loosened and
   // rebuilt by margins that change from call to call.
-  const double margin = 2.0 * m_options.proximity * std::max(thickness, stick_radius);
+  const double margin =
+      2.0 * m_options.proximity * std::max({thickness, stick_radius, needle_thickness});
   if (!m_detected || m_detected_phi.size() != phi_j.size() || m_detected_phi != phi_j) {
     m_detector->update(m_phi_n, phi_j, margin);
     m_detected_phi = phi_j;
     m_detected = true;
   }
-  if (m_options.enabled) {
-    collision::CcdOptions ccd;
-    ccd.thickness = m_options.thickness;
-    ccd.proximity = proximity;
-    m_detector->self_collisions(ccd, m_self);
-    m_candidates += m_self.candidates;
-    *found += static_cast<int>(m_self.point_triangle.size() + m_self.edge_edge.size());
-    if (!count_only) {
-      for (const auto& c : m_self.point_triangle) {
-        const auto& t = m_mesh.triangles[c.triangle];
-        Row row;
-        row.nodes = {c.node, t[0], t[1], t[2]};
-        row.weights = {1.0, -c.ccd.weights[0], -c.ccd.weights[1], -c.ccd.weights[2]};
-        row.normal = c.ccd.normal;
-        row.bound = m_options.thickness;
-        add(make_key(kNodeTriangle, c.node, c.triangle), row);
-      }
-      for (const auto& c : m_self.edge_edge) {
-        const auto& a = m_edges[c.edge_a];
-        const auto& b = m_edges[c.edge_b];
-        Row row;
-        row.nodes = {a[0], a[1], b[0], b[1]};
-        row.weights = {1.0 - c.ccd.s, c.ccd.s, -(1.0 - c.ccd.u), -c.ccd.u};
-        row.normal = c.ccd.normal;
-        row.bound = m_options.thickness;
-        add(make_key(kEdgeEdge, c.edge_a, c.edge_b), row);
-      }
+  if (m_options.enabled)
+    *found += detect_self(proximity, count_only);
+  if (m_stick)
+    *found += detect_stick(proximity, count_only);
+  if (!m_needle_fields.empty())
+    *found += detect_needles(phi_j, margin, proximity, count_only);
+}
+
+int CollisionSet::detect_self(double proximity, bool count_only) {
+  collision::CcdOptions ccd;
+  ccd.thickness = m_options.thickness;
+  ccd.proximity = proximity;
+  m_detector->self_collisions(ccd, m_self);
+  m_candidates += m_self.candidates;
+  if (count_only)
+    return static_cast<int>(m_self.point_triangle.size() + m_self.edge_edge.size());
+  for (const auto& c : m_self.point_triangle) {
+    const auto& t = m_mesh.triangles[c.triangle];
+    Row row;
+    row.nodes = {c.node, t[0], t[1], t[2]};
+    row.weights = {1.0, -c.ccd.weights[0], -c.ccd.weights[1], -c.ccd.weights[2]};
+    row.normal = c.ccd.normal;
+    row.bound = m_options.thickness;
+    add(make_key(kNodeTriangle, c.node, c.triangle), row);
+  }
+  for (const auto& c : m_self.edge_edge) {
+    const auto& a = m_edges[c.edge_a];
+    const auto& b = m_edges[c.edge_b];
+    Row row;
+    row.nodes = {a[0], a[1], b[0], b[1]};
+    row.weights = {1.0 - c.ccd.s, c.ccd.s, -(1.0 - c.ccd.u), -c.ccd.u};
+    row.normal = c.ccd.normal;
+    row.bound = m_options.thickness;
+    add(make_key(kEdgeEdge, c.edge_a, c.edge_b), row);
+  }
+  return static_cast<int>(m_self.point_triangle.size() + m_self.edge_edge.size());
+}
+
+CollisionSet::Row CollisionSet::point_triangle_row(
+    const collision::ExternalCollisions::PointTriangle& c, const Eigen::Vector3d& point_t1,
+    double bound, Source source) const {
+  const auto& t = m_mesh.triangles[c.triangle];
+  Row row;
+  row.nodes = {t[0], t[1], t[2], -1};
+  row.weights = {-c.ccd.weights[0], -c.ccd.weights[1], -c.ccd.weights[2], 0.0};
+  row.normal = c.ccd.normal;
+  row.constant = c.ccd.normal.dot(point_t1);
+  row.bound = bound;
+  row.source = source;
+  return row;
+}
+
+CollisionSet::Row CollisionSet::segment_edge_row(
+    const collision::ExternalCollisions::SegmentEdge& c, const Eigen::Vector3d& end0_t1,
+    const Eigen::Vector3d& end1_t1, double bound, Source source) const {
+  const auto& e = m_edges[c.edge];
+  const Eigen::Vector3d x = (1.0 - c.ccd.s) * end0_t1 + c.ccd.s * end1_t1;
+  Row row;
+  row.nodes = {e[0], e[1], -1, -1};
+  row.weights = {-(1.0 - c.ccd.u), -c.ccd.u, 0.0, 0.0};
+  row.normal = c.ccd.normal;
+  row.constant = c.ccd.normal.dot(x);
+  row.bound = bound;
+  row.source = source;
+  return row;
+}
+
+int CollisionSet::detect_stick(double proximity, bool count_only) {
+  collision::CcdOptions ccd;
+  ccd.thickness = m_stick->radius;
+  ccd.proximity = proximity;
+  m_detector->external_collisions(m_stick_t0, m_stick_t1, m_segments, ccd, m_external);
+  m_candidates += m_external.candidates;
+  const int last_point = static_cast<int>(m_stick_t0.rows()) - 1;
+  // One row per cloth edge: where it touches two adjacent stick segments near their common
+  // point, the earliest contact is kept (two nearly equal rows would make the QP degenerate).
+  std::unordered_map<int, int> first_of_edge;
+  for (int k = 0; k < static_cast<int>(m_external.segment_edge.size()); ++k) {
+    const auto& c = m_external.segment_edge[k];
+    const auto [it, inserted] = first_of_edge.try_emplace(c.edge, k);
+    if (!inserted && c.ccd.time < m_external.segment_edge[it->second].ccd.time)
+      it->second = k;
+  }
+  int found = static_cast<int>(first_of_edge.size());
+  for (const auto& c : m_external.point_triangle) {
+    if (c.point == 0 || c.point == last_point)
+      ++found;
+  }
+  if (count_only)
+    return found;
+  for (const auto& [edge, k] : first_of_edge) {
+    const auto& c = m_external.segment_edge[k];
+    const auto& s = m_segments[c.segment];
+    add(make_key(kStickEdge, edge, 0),
+        segment_edge_row(c, m_stick_t1.row(s[0]).transpose(), m_stick_t1.row(s[1]).transpose(),
+                         m_stick->radius, Source::kStick));
+  }
+  for (const auto& c : m_external.point_triangle) {
+    if (c.point != 0 && c.point != last_point)
+      continue;  // interior points lie on two segments: their edge rows cover them
+    add(make_key(kStickTriangle, c.point == 0 ? 0 : 1, c.triangle),
+        point_triangle_row(c, m_stick_t1.row(c.point).transpose(), m_stick->radius,
+                           Source::kStick));
+  }
+  return found;
+}
+
+int CollisionSet::detect_needles(const Eigen::VectorXd& phi_j, double margin, double proximity,
+                                 bool count_only) {
+  gather_needles(phi_j, margin);
+  if (m_needle_segments.empty())
+    return 0;
+  collision::CcdOptions ccd;
+  ccd.thickness = m_needle_thickness;
+  ccd.proximity = proximity;
+  // A needle is external geometry like the stick: its tip and base points against the cloth's
+  // triangles, its axis segment against the cloth's edges.
+  const auto points = static_cast<Eigen::Index>(2 * m_needle_segments.size());
+  m_detector->external_collisions(m_needle_points_t0.topRows(points),
+                                  m_needle_points_t1.topRows(points), m_needle_segments, ccd,
+                                  m_needle_hits);
+  m_candidates += m_needle_hits.candidates;
+  if (!count_only) {
+    for (const auto& c : m_needle_hits.point_triangle) {
+      add(make_key(kNeedleTriangle, c.point, c.triangle),
+          point_triangle_row(c, m_needle_points_t1.row(c.point).transpose(), m_needle_thickness,
+                             Source::kNeedle));
+    }
+    for (const auto& c : m_needle_hits.segment_edge) {
+      const auto& s = m_needle_segments[c.segment];
+      add(make_key(kNeedleEdge, c.segment, c.edge),
+          segment_edge_row(c, m_needle_points_t1.row(s[0]).transpose(),
+                           m_needle_points_t1.row(s[1]).transpose(), m_needle_thickness,
+                           Source::kNeedle));
     }
   }
-  if (m_stick) {
-    collision::CcdOptions ccd;
-    ccd.thickness = m_stick->radius;
-    ccd.proximity = proximity;
-    m_detector->external_collisions(m_stick_t0, m_stick_t1, m_segments, ccd, m_external);
-    m_candidates += m_external.candidates;
-    const int last_point = static_cast<int>(m_stick_t0.rows()) - 1;
-    // One row per cloth edge: where it touches two adjacent stick segments near their common
-    // point, the earliest contact is kept (two nearly equal rows would make the QP degenerate).
-    std::unordered_map<int, int> first_of_edge;
-    for (int k = 0; k < static_cast<int>(m_external.segment_edge.size()); ++k) {
-      const auto& c = m_external.segment_edge[k];
-      const auto [it, inserted] = first_of_edge.try_emplace(c.edge, k);
-      if (!inserted && c.ccd.time < m_external.segment_edge[it->second].ccd.time)
-        it->second = k;
+  return static_cast<int>(m_needle_hits.point_triangle.size() + m_needle_hits.segment_edge.size());
+}
+
+int CollisionSet::register_needle(int field, const Eigen::Vector3d& peak_rest) {
+  const int index = static_cast<int>(m_needles.size());
+  const obstacles::NeedleField& needles = *m_needle_fields[field];
+  const auto [it, inserted] =
+      m_needle_of_key.try_emplace(peak_key(field, needles.geometry(), peak_rest), index);
+  if (!inserted)
+    return it->second;
+  if (2 * index + 2 > m_needle_points_t0.rows()) {
+    const Eigen::Index rows = std::max<Eigen::Index>(32, 2 * m_needle_points_t0.rows());
+    m_needle_points_t0.conservativeResize(rows, 3);
+    m_needle_points_t1.conservativeResize(rows, 3);
+  }
+  const obstacles::RigidPose pose_t0 = needles.motion().pose(m_t0);
+  const obstacles::RigidPose pose_t1 = needles.motion().pose(m_t1);
+  const Eigen::Vector3d base_rest(peak_rest.x(), peak_rest.y(), needles.geometry().origin_m.z());
+  m_needle_points_t0.row(2 * index) = pose_t0.to_world(peak_rest).transpose();
+  m_needle_points_t1.row(2 * index) = pose_t1.to_world(peak_rest).transpose();
+  m_needle_points_t0.row(2 * index + 1) = pose_t0.to_world(base_rest).transpose();
+  m_needle_points_t1.row(2 * index + 1) = pose_t1.to_world(base_rest).transpose();
+  m_needle_segments.push_back({2 * index, 2 * index + 1});
+  m_needles.emplace_back(field, peak_rest);
+  return index;
+}
+
+void CollisionSet::gather_needles(const Eigen::VectorXd& phi_j, double margin) {
+  // Broad phase for the needles: the cloth's swept bounding box (every triangle stays inside it
+  // during the motion) grown by the margin, and the needles whose axis (tip to base) meets it at
+  // some time of the step.
+  Eigen::AlignedBox3d box;
+  for (int i = 0; i < m_mesh.num_nodes(); ++i) {
+    box.extend(Eigen::Vector3d(m_phi_n.segment<3>(3 * i)));
+    box.extend(Eigen::Vector3d(phi_j.segment<3>(3 * i)));
+  }
+  box.min().array() -= margin;
+  box.max().array() += margin;
+  for (int f = 0; f < static_cast<int>(m_needle_fields.size()); ++f) {
+    const obstacles::NeedleField& field = *m_needle_fields[f];
+    const obstacles::NeedleFieldGeometry& g = field.geometry();
+    const double tip_z = g.origin_m.z() + g.peak_height_m();  // rest frame, m
+    const double base_z = g.origin_m.z();
+    const obstacles::RigidPose pose_t0 = field.motion().pose(m_t0);
+    const obstacles::RigidPose pose_t1 = field.motion().pose(m_t1);
+    if (field.is_static()) {
+      // The axis [base_z, tip_z] above (x, y) meets the box when (x, y) is in the box's
+      // rectangle, tip_z ≥ its bottom and base_z ≤ its top: the peaks inside the box stretched up
+      // to the tips.
+      if (base_z > box.max().z())
+        continue;
+      Eigen::AlignedBox3d reach = box;
+      reach.max().z() = std::max(box.max().z(), tip_z);
+      for (const Eigen::Vector3d& p : field.peaks_in_box(reach, m_t1))
+        register_needle(f, p);
+      continue;
     }
-    *found += static_cast<int>(first_of_edge.size());
-    for (const auto& c : m_external.point_triangle) {
-      if (c.point == 0 || c.point == last_point)
-        ++*found;
+    // A moving needle may cross the box between tₙ and tₙ₊₁ without touching it at either time
+    // (a field rising through a resting sheet). Its axis moves on straight lines (what the CCD
+    // assumes) inside the box of its end points at tₙ and tₙ₊₁. Candidates: the rest-frame
+    // rectangle holding the box's corners seen from both poses (exact for translations), grown by
+    // the largest displacement over the step of the rectangle's corners at tip and base height
+    // (covers the chords of a rotation); kept when their swept box meets the cloth's.
+    Eigen::AlignedBox2d rest_xy;
+    for (const obstacles::RigidPose* pose : {&pose_t0, &pose_t1}) {
+      for (int i = 0; i < 8; ++i) {
+        const Eigen::Vector3d corner =
+            pose->to_rest(box.corner(static_cast<Eigen::AlignedBox3d::CornerType>(i)));
+        rest_xy.extend(Eigen::Vector2d(corner.x(), corner.y()));
+      }
     }
-    if (count_only)
-      return;
-    for (const auto& [edge, k] : first_of_edge) {
-      const auto& c = m_external.segment_edge[k];
-      const auto& s = m_segments[c.segment];
-      const auto& e = m_edges[edge];
-      const Eigen::Vector3d x = (1.0 - c.ccd.s) * m_stick_t1.row(s[0]).transpose() +
-                                c.ccd.s * m_stick_t1.row(s[1]).transpose();
-      Row row;
-      row.nodes = {e[0], e[1], -1, -1};
-      row.weights = {-(1.0 - c.ccd.u), -c.ccd.u, 0.0, 0.0};
-      row.normal = c.ccd.normal;
-      row.constant = c.ccd.normal.dot(x);
-      row.bound = m_stick->radius;
-      row.stick = true;
-      add(make_key(kStickEdge, edge, 0), row);
+    double displacement = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      const Eigen::Vector2d c = rest_xy.corner(static_cast<Eigen::AlignedBox2d::CornerType>(i));
+      for (const double z : {tip_z, base_z}) {
+        const Eigen::Vector3d x(c.x(), c.y(), z);
+        displacement = std::max(displacement, (pose_t1.to_world(x) - pose_t0.to_world(x)).norm());
+      }
     }
-    for (const auto& c : m_external.point_triangle) {
-      if (c.point != 0 && c.point != last_point)
-        continue;  // interior points lie on two segments: their edge rows cover them
-      const auto& t = m_mesh.triangles[c.triangle];
-      const Eigen::Vector3d x = m_stick_t1.row(c.point).transpose();
-      Row row;
-      row.nodes = {t[0], t[1], t[2], -1};
-      row.weights = {-c.ccd.weights[0], -c.ccd.weights[1], -c.ccd.weights[2], 0.0};
-      row.normal = c.ccd.normal;
-      row.constant = c.ccd.normal.dot(x);
-      row.bound = m_stick->radius;
-      row.stick = true;
-      add(make_key(kStickTriangle, c.point == 0 ? 0 : 1, c.triangle), row);
+    rest_xy.min().array() -= displacement;
+    rest_xy.max().array() += displacement;
+    for (const Eigen::Vector3d& peak_rest : field.peaks_rest(rest_xy)) {
+      const Eigen::Vector3d base_rest(peak_rest.x(), peak_rest.y(), base_z);
+      Eigen::AlignedBox3d swept(pose_t0.to_world(peak_rest));
+      swept.extend(pose_t1.to_world(peak_rest));
+      swept.extend(pose_t0.to_world(base_rest));
+      swept.extend(pose_t1.to_world(base_rest));
+      if (swept.intersects(box))
+        register_needle(f, peak_rest);
     }
   }
 }
@@ -300,8 +525,15 @@ int CollisionSet::active_count() const {
 }
 
 int CollisionSet::active_stick_count() const {
-  return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(),
-                                        [](const Row& r) { return r.active && r.stick; }));
+  return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
+    return r.active && r.source == Source::kStick;
+  }));
+}
+
+int CollisionSet::active_needle_count() const {
+  return static_cast<int>(std::count_if(m_rows.begin(), m_rows.end(), [](const Row& r) {
+    return r.active && r.source == Source::kNeedle;
+  }));
 }
 
 }  // namespace clothfit::stepper

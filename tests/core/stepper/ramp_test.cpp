@@ -1,11 +1,13 @@
 // The friction arbiter of DESIGN.md §4: a sheet resting on a plane tilted by θ (α = 0) sticks when
-// μ > tan θ and otherwise slides at (δ/ρ)·g·(sin θ − μ cos θ).
+// μ > tan θ and otherwise slides at (δ/ρ)·g·(sin θ − μ cos θ). The scenarios are built here, and
+// datasets/examples/ramp.json (θ = 25°, μ = tan θ − 0.02) is loaded and checked the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
 #include "core/scenario/simulation_run.hpp"
+#include "support/test_paths.hpp"
 
 namespace clothfit::scenario {
 namespace {
@@ -84,6 +86,45 @@ TEST_P(Ramp, SlidesWithTheCoulombAcceleration) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TiltAngles, Ramp, ::testing::Values(10.0, 25.0));
+
+TEST(RampExample, ParsesAndSlidesWithTheCoulombAcceleration) {
+  const Scenario s =
+      load_scenario((testing::source_dir() / "datasets/examples/ramp.json").string());
+  // What the file says: a 7 × 9 DIN A2 polyester sheet, δ = ρ, α = 0, on a plane tilted by 25°.
+  EXPECT_EQ(s.model.mesh.num_nodes(), 63);
+  EXPECT_EQ(s.model.material.density, kRho);
+  EXPECT_EQ(s.model.material.virtual_density, kRho);
+  EXPECT_EQ(s.model.material.damping, 0.0);
+  ASSERT_EQ(s.model.obstacles.size(), 1u);
+  const obstacles::Obstacle& plane = *s.model.obstacles.front();
+  EXPECT_EQ(plane.name(), "ramp");
+  const Eigen::Vector3d normal = plane.gradient(Eigen::Vector3d::Zero(), 0.0);
+  const double theta = std::acos(normal.z());
+  EXPECT_NEAR(theta * 180.0 / std::numbers::pi, 25.0, 1e-6);
+  const double mu = plane.friction_coefficient();
+  EXPECT_LT(mu, std::tan(theta));  // it is meant to slide
+  for (int i = 0; i < s.model.mesh.num_nodes(); ++i)
+    EXPECT_NEAR(plane.value(s.initial_positions.segment<3>(3 * i), 0.0), 0.0, 1e-12);
+
+  Eigen::VectorXd end;
+  long steps = 0;
+  const RunSummary run = run_simulation(s, [&](const auto& state, const auto*) {
+    end = state.positions;
+    steps = state.step;
+  });
+  EXPECT_TRUE(run.ok()) << run.message;
+  // Downhill: −ẑ projected onto the plane.
+  const Eigen::Vector3d down = (-Eigen::Vector3d::UnitZ() + normal.z() * normal).normalized();
+  double distance = 0.0;
+  for (int i = 0; i < s.model.mesh.num_nodes(); ++i)
+    distance += down.dot(end.segment<3>(3 * i) - s.initial_positions.segment<3>(3 * i));
+  distance /= s.model.mesh.num_nodes();
+  const double dt = s.model.options.time_step, n = static_cast<double>(steps);
+  const double measured = distance / (dt * dt * n * (n + 1) / 2);
+  const double expected = forces::kGravity * (std::sin(theta) - mu * std::cos(theta));
+  EXPECT_NEAR(measured, expected, kAccelerationTolerance * expected);
+  RecordProperty("acceleration_m_s2", std::to_string(measured));
+}
 
 }  // namespace
 }  // namespace clothfit::scenario
