@@ -583,6 +583,7 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
     Ipopt::SmartPtr<QpTnlp> tnlp;
     QpKktResidual kkt;
     double step_override = 0.0;
+    bool negligible = false;  // the solution is x = 0 to Ipopt's precision
     for (int pass = 0; pass < 2; ++pass) {
       result->active_inequalities.clear();
       tnlp = new QpTnlp(solved, result, step_override, objective_mass);
@@ -596,7 +597,8 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
         break;
       }
       kkt = finish_solution(solved, result);
-      if (pass > 0 || status != Ipopt::Solve_Succeeded ||
+      negligible = kkt.length_scale <= kNegligibleStepRatio * tnlp->step();
+      if (pass > 0 || status != Ipopt::Solve_Succeeded || negligible ||
           !(kkt.max() > kRescaleResidualFactor * m_impl->tolerance) || !(kkt.length_scale > 0.0) ||
           !(tnlp->step() > kRescaleStepRatio * kkt.length_scale)) {
         break;
@@ -617,7 +619,7 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
     }
     if (tnlp->finalized()) {
       const double residual = kkt.max();
-      if (summary.termination == QpTermination::kConverged &&
+      if (summary.termination == QpTermination::kConverged && !negligible &&
           !(residual <= kMaxConvergedKktResidual)) {
         summary.termination = QpTermination::kNumericalFailure;
         summary.message += ", but the relative KKT residual is " + std::to_string(residual);

@@ -97,6 +97,11 @@ class InteriorPointSolver final : public QpSolver {
   // of the returned solution exceeds this (a guard against Ipopt's special cases; a genuine
   // success is ~tol).
   static constexpr double kMaxConvergedKktResidual = 1e-6;
+  // A solution whose length scale L is below this fraction of σ is x = 0 to Ipopt's precision
+  // (everything already satisfied, e.g. a rigidly falling sheet whose only contact row is far
+  // from active): its relative residuals compare round-off with round-off, so neither the
+  // second pass nor the residual guard applies (a second pass with σ = L overflowed).
+  static constexpr double kNegligibleStepRatio = 1e-12;
 
   explicit InteriorPointSolver(const QpSolverOptions& options = {});
   ~InteriorPointSolver() override;

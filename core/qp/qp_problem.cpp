@@ -12,28 +12,36 @@ QpProblem without_pinned_rows(const QpProblem& problem) {
   const int m_p = problem.num_pinned();
   if (m_p == 0)
     return out;
-  std::vector<int> bounded;  // pinned rows with a finite bound, in order
+  // Slack columns per pinned row: none (unbounded), one free column p (bound 0: σ = 0, the row
+  // only measures its residual; a pair p, q ≥ 0 with objective 0 would leave p + q unbounded),
+  // or a pair p, q ≥ 0 with objective b (p + q).
+  std::vector<int> first_slack(m_p, -1);
+  int slacks = 0, signed_slacks = 0;
   for (int r = 0; r < m_p; ++r) {
-    if (std::isfinite(problem.pinned_bound_of(r)))
-      bounded.push_back(r);
+    const double bound = problem.pinned_bound_of(r);
+    if (!std::isfinite(bound))
+      continue;
+    first_slack[r] = n + slacks;
+    slacks += bound > 0.0 ? 2 : 1;
+    signed_slacks += bound > 0.0 ? 2 : 0;
   }
-  const int slacks = 2 * static_cast<int>(bounded.size());
   const int n_out = n + slacks;
 
-  // Variables: x, then (p, q) per bounded row.
   out.mass.resize(n_out);
   out.mass << problem.mass, Eigen::VectorXd::Zero(slacks);
-  out.linear.resize(n_out);
+  out.linear.setZero(n_out);
   out.linear.head(n) = problem.linear;
-  for (std::size_t b = 0; b < bounded.size(); ++b) {
-    const double bound = problem.pinned_bound_of(bounded[b]);
-    out.linear[n + 2 * b] = -bound;  // the objective term b (p + q) is −fᵀ(p, q) with f = −b
-    out.linear[n + 2 * b + 1] = -bound;
+  for (int r = 0; r < m_p; ++r) {
+    const double bound = problem.pinned_bound_of(r);
+    if (first_slack[r] >= 0 && bound > 0.0) {
+      out.linear[first_slack[r]] = -bound;  // the objective term b (p + q) is −fᵀ(p, q), f = −b
+      out.linear[first_slack[r] + 1] = -bound;
+    }
   }
   if (problem.has_curvature())
     out.curvature.conservativeResize(n_out, n_out);
 
-  // Equality rows: A_E, then the pinned rows (with −p + q for bounded ones).
+  // Equality rows: A_E, then the pinned rows (with −p + q, or −p, for bounded ones).
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(problem.equality_jacobian.nonZeros() + problem.pinned_jacobian.nonZeros() +
                    static_cast<std::size_t>(slacks));
@@ -41,13 +49,17 @@ QpProblem without_pinned_rows(const QpProblem& problem) {
     for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it)
       triplets.emplace_back(r, static_cast<int>(it.col()), it.value());
   }
-  for (int r = 0, b = 0; r < m_p; ++r) {
+  std::vector<Eigen::Triplet<double>> sign_rows;  // p ≥ 0, q ≥ 0
+  for (int r = 0; r < m_p; ++r) {
     for (SparseRowMatrix::InnerIterator it(problem.pinned_jacobian, r); it; ++it)
       triplets.emplace_back(m_e + r, static_cast<int>(it.col()), it.value());
-    if (b < static_cast<int>(bounded.size()) && bounded[b] == r) {
-      triplets.emplace_back(m_e + r, n + 2 * b, -1.0);
-      triplets.emplace_back(m_e + r, n + 2 * b + 1, 1.0);
-      ++b;
+    if (first_slack[r] < 0)
+      continue;
+    triplets.emplace_back(m_e + r, first_slack[r], -1.0);
+    if (problem.pinned_bound_of(r) > 0.0) {
+      triplets.emplace_back(m_e + r, first_slack[r] + 1, 1.0);
+      for (int k = 0; k < 2; ++k)
+        sign_rows.emplace_back(m_i + static_cast<int>(sign_rows.size()), first_slack[r] + k, 1.0);
     }
   }
   out.equality_jacobian.resize(m_e + m_p, n_out);
@@ -62,13 +74,12 @@ QpProblem without_pinned_rows(const QpProblem& problem) {
     for (SparseRowMatrix::InnerIterator it(problem.inequality_jacobian, r); it; ++it)
       triplets.emplace_back(r, static_cast<int>(it.col()), it.value());
   }
-  for (int s = 0; s < slacks; ++s)
-    triplets.emplace_back(m_i + s, n + s, 1.0);
-  out.inequality_jacobian.resize(m_i + slacks, n_out);
+  triplets.insert(triplets.end(), sign_rows.begin(), sign_rows.end());
+  out.inequality_jacobian.resize(m_i + signed_slacks, n_out);
   out.inequality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
   out.inequality_jacobian.makeCompressed();
-  out.inequality_offset.resize(m_i + slacks);
-  out.inequality_offset << problem.inequality_offset, Eigen::VectorXd::Zero(slacks);
+  out.inequality_offset.resize(m_i + signed_slacks);
+  out.inequality_offset << problem.inequality_offset, Eigen::VectorXd::Zero(signed_slacks);
 
   out.pinned_jacobian.resize(0, n_out);
   out.pinned_offset.resize(0);

@@ -67,8 +67,9 @@ struct QpSolution {
 // appended to the equality rows (A_E; A_P); a bounded row i also gets two slack variables
 // p_i, q_i ≥ 0 (inequality rows), the row becoming c_i + a_i x − p_i + q_i = 0, with the objective
 // term b_i (p_i + q_i) and zero mass: D is then only semidefinite, which the interior point
-// accepts (the problem stays bounded) and the active-set solver does not. Variables: x, then
-// (p_i, q_i) per bounded row in order; its equality multipliers are (λ; −σ).
+// accepts (the problem stays bounded) and the active-set solver does not. A row with bound 0 gets
+// one free slack instead (σ = 0; with two the objective would not bound p + q). Variables: x,
+// then the slacks per bounded row in order; its equality multipliers are (λ; −σ).
 QpProblem without_pinned_rows(const QpProblem& problem);
 
 }  // namespace clothfit::qp
