@@ -54,12 +54,12 @@ struct StepperOptions {
   // swinging hanging sheet down). 0: refactor at every iteration (Newton).
   double refactor_contraction = 0.3;
   // Newton projection: after this many iterations of one step, three iterations in a row whose
-  // increments did not shrink below 0.9 times the previous one switch the rest of the step to the
+  // increments did not shrink below 0.99 times the previous one switch the rest of the step to the
   // Gauss–Newton projection (0: never). Near buckling (a sheet landing upright on its edge) the
   // compression the semidefinite curvature leaves out is as large as ρM along the buckling mode,
   // the Newton iteration's contraction rate approaches 1 and it creeps along that mode;
   // Gauss–Newton stops at the nearby point with C = 0 instead.
-  int newton_fallback_after = 10;
+  int newton_fallback_after = 20;
   // Contact candidates: a point enters the QP when h(p) at the end of the step is below
   // contact_margin (m) plus twice the largest node motion of the unconstrained step.
   double contact_margin = 0.02;

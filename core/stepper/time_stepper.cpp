@@ -21,7 +21,7 @@ std::string_view to_string(StepStatus status) {
 namespace {
 
 // θ above which an iteration counts as no longer contracting.
-constexpr double kStagnation = 0.9;
+constexpr double kStagnation = 0.99;
 constexpr int kStagnantIterations = 3;
 
 qp::QpSolverOptions projection_qp_options(const StepperOptions& options) {
