@@ -430,6 +430,25 @@ QpProblem damped_problem(const QpProblem& problem, double relative_regularizatio
   return damped;
 }
 
+// Whether x = 0 with zero multipliers solves the QP to far below round-off of any realistic
+// length: every move it could ask for, |f_k|/D_k and |c_E,i|/‖a_i‖₂, is below kZeroStep, and no
+// contact row is violated (a rigidly falling sheet's QP). Ipopt has no scale to work with there: it
+// diverged, or succeeded with relative residuals of round-off against round-off.
+bool solved_by_zero(const QpProblem& problem) {
+  if (problem.num_inequalities() > 0 && problem.inequality_offset.minCoeff() < 0.0)
+    return false;
+  for (int k = 0; k < problem.num_variables(); ++k) {
+    if (!(std::abs(problem.linear[k]) <= InteriorPointSolver::kZeroStep * problem.mass[k]))
+      return false;
+  }
+  for (int i = 0; i < problem.num_equalities(); ++i) {
+    const double norm = problem.equality_jacobian.row(i).norm();
+    if (!(std::abs(problem.equality_offset[i]) <= InteriorPointSolver::kZeroStep * norm))
+      return false;
+  }
+  return true;
+}
+
 // Clips round-off negative γ and lists the active rows (header rules); returns the KKT residual
 // of the result.
 QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
@@ -560,6 +579,11 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
                             (m_i == 0 || problem.inequality_offset.minCoeff() >= 0.0);
       summary.termination = feasible ? QpTermination::kConverged : QpTermination::kNumericalFailure;
       summary.message = feasible ? "no variables" : "no variables and infeasible offsets";
+      return summary;
+    }
+    if (solved_by_zero(problem)) {
+      summary.termination = QpTermination::kConverged;
+      summary.message = "x = 0 solves the QP (no force, no equality offset, contacts satisfied)";
       return summary;
     }
 

@@ -102,6 +102,9 @@ class InteriorPointSolver final : public QpSolver {
   // from active): its relative residuals compare round-off with round-off, so neither the
   // second pass nor the residual guard applies (a second pass with σ = L overflowed).
   static constexpr double kNegligibleStepRatio = 1e-12;
+  // A QP whose every requested move (|f_k|/D_k, |c_E,i|/‖a_i‖₂) is below this (in x's unit, metres
+  // in the stepper) and whose contact rows hold at x = 0 is answered x = 0 without Ipopt.
+  static constexpr double kZeroStep = 1e-30;
 
   explicit InteriorPointSolver(const QpSolverOptions& options = {});
   ~InteriorPointSolver() override;
