@@ -172,6 +172,25 @@ QpSolution expect_solvers_agree(const QpProblem& problem,
   return reference;
 }
 
+// `base` with its inequality rows replaced by (kept_rows, kept_offset) and pinned rows
+// (pinned_rows, pinned_offset), both given as triplets over base's variables.
+QpProblem with_rows(const QpProblem& base, const std::vector<Eigen::Triplet<double>>& kept_rows,
+                    const std::vector<double>& kept_offset,
+                    const std::vector<Eigen::Triplet<double>>& pinned_rows,
+                    const std::vector<double>& pinned_offset) {
+  QpProblem problem = base;
+  const int n = problem.num_variables();
+  problem.inequality_jacobian.resize(static_cast<int>(kept_offset.size()), n);
+  problem.inequality_jacobian.setFromTriplets(kept_rows.begin(), kept_rows.end());
+  problem.inequality_offset =
+      Eigen::Map<const Eigen::VectorXd>(kept_offset.data(), kept_offset.size());
+  problem.pinned_jacobian.resize(static_cast<int>(pinned_offset.size()), n);
+  problem.pinned_jacobian.setFromTriplets(pinned_rows.begin(), pinned_rows.end());
+  problem.pinned_offset =
+      Eigen::Map<const Eigen::VectorXd>(pinned_offset.data(), pinned_offset.size());
+  return problem;
+}
+
 // Pinned rows (QpProblem::pinned_jacobian: equalities solved like contact rows that never leave
 // the working set, e.g. sticking friction). Every other row that is active at the known solution
 // x* moves from the inequality block to the pinned block, and every second moved row is negated
@@ -212,14 +231,7 @@ TEST(QpSolverAgreement, PinnedRowsAreEqualitiesWhoseMultipliersMayPull) {
         kept_offset.push_back(qp.problem.inequality_offset[i]);
       }
     }
-    QpProblem problem = qp.problem;
-    const int n = problem.num_variables();
-    problem.inequality_jacobian.resize(static_cast<int>(kept_offset.size()), n);
-    problem.inequality_jacobian.setFromTriplets(kept_rows.begin(), kept_rows.end());
-    problem.inequality_offset = Eigen::Map<Eigen::VectorXd>(kept_offset.data(), kept_offset.size());
-    problem.pinned_jacobian.resize(static_cast<int>(pinned_offset.size()), n);
-    problem.pinned_jacobian.setFromTriplets(pinned_rows.begin(), pinned_rows.end());
-    problem.pinned_offset = Eigen::Map<Eigen::VectorXd>(pinned_offset.data(), pinned_offset.size());
+    QpProblem problem = with_rows(qp.problem, kept_rows, kept_offset, pinned_rows, pinned_offset);
     const bool unique_multipliers = options.num_duplicate_equalities == 0 && !options.flat;
 
     for (QpSolver* solver : {active_set.get(), interior_point.get()}) {
@@ -281,14 +293,7 @@ TEST(QpSolverAgreement, BoundedPinnedRowsHoldOrSlideAtTheirBound) {
         kept_offset.push_back(qp.problem.inequality_offset[i]);
       }
     }
-    QpProblem problem = qp.problem;
-    const int n = problem.num_variables();
-    problem.inequality_jacobian.resize(static_cast<int>(kept_offset.size()), n);
-    problem.inequality_jacobian.setFromTriplets(kept_rows.begin(), kept_rows.end());
-    problem.inequality_offset = Eigen::Map<Eigen::VectorXd>(kept_offset.data(), kept_offset.size());
-    problem.pinned_jacobian.resize(static_cast<int>(pinned_offset.size()), n);
-    problem.pinned_jacobian.setFromTriplets(pinned_rows.begin(), pinned_rows.end());
-    problem.pinned_offset = Eigen::Map<Eigen::VectorXd>(pinned_offset.data(), pinned_offset.size());
+    QpProblem problem = with_rows(qp.problem, kept_rows, kept_offset, pinned_rows, pinned_offset);
     problem.pinned_bound = Eigen::Map<Eigen::VectorXd>(bounds.data(), bounds.size());
 
     QpSolution reference;
