@@ -16,6 +16,23 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kNotPinnedNote =
     "* not pinned down by the recording: the interval where sum(e_n) stays within 5 % of its "
     "minimum reaches a search bound";
+constexpr const char* kMissedNote =
+    "† missed: farther from the truth than the fitting tolerance (α, δ: 10 %; μ: 0.1)";
+// The fitting issue's recovery tolerances.
+constexpr double kRelativeTolerance = 0.10;  // α, δ
+constexpr double kFrictionTolerance = 0.1;   // μ, absolute
+
+// Footnote marks a table used.
+struct Marks {
+  bool not_pinned = false;
+  bool missed = false;
+  void add_notes(std::vector<std::string>* notes) const {
+    if (not_pinned)
+      notes->push_back(kNotPinnedNote);
+    if (missed)
+      notes->push_back(kMissedNote);
+  }
+};
 
 // A number field that may be null (NaN written by the fitter) → NaN.
 double number_or_nan(const JsonObject& o, const std::string& key) {
@@ -50,8 +67,18 @@ std::string display_name(const std::string& name) {
   return name;
 }
 
-// "0.21 [0.15, 0.3]", "0.8 [0.5, 2]*" when not pinned, "0.5 (fixed)" when not fitted.
-std::string parameter_cell(const FitReportParameter& p, bool* not_pinned_seen) {
+// Whether a fitted parameter with a known truth misses it by more than the recovery tolerance.
+bool missed(const FitReportParameter& p) {
+  if (!p.fitted || !p.truth)
+    return false;
+  const double error = std::abs(p.value - *p.truth);
+  return p.name.rfind("mu.", 0) == 0 ? error > kFrictionTolerance
+                                     : error > kRelativeTolerance * std::abs(*p.truth);
+}
+
+// "0.21 [0.15, 0.3]", "0.8 [0.5, 2]*" when not pinned, "0.5 (fixed)" when not fitted; "†" when
+// it misses its truth (missed()).
+std::string parameter_cell(const FitReportParameter& p, Marks* marks) {
   std::string cell = significant(p.value);
   if (!p.fitted)
     return cell + " (fixed)";
@@ -59,7 +86,11 @@ std::string parameter_cell(const FitReportParameter& p, bool* not_pinned_seen) {
     cell += " [" + significant(p.interval->first) + ", " + significant(p.interval->second) + "]";
   if (!p.pinned) {
     cell += "*";
-    *not_pinned_seen = true;
+    marks->not_pinned = true;
+  }
+  if (missed(p)) {
+    cell += "†";
+    marks->missed = true;
   }
   return cell;
 }
@@ -214,12 +245,12 @@ Table make_list_table(const std::vector<FitReport>& fits) {
   }
   for (const char* c : {"ē (cm)", "s̄ (cm)", "q", "evaluations", "wall (s)"})
     table.columns.push_back(c);
-  bool not_pinned = false;
+  Marks marks;
   for (const FitReport& f : fits) {
     std::vector<std::string> row = {f.name, f.material};
     for (std::size_t i = 0; i < names.size(); ++i) {
       const FitReportParameter* p = f.parameter(names[i]);
-      row.push_back(p != nullptr ? parameter_cell(*p, &not_pinned) : "");
+      row.push_back(p != nullptr ? parameter_cell(*p, &marks) : "");
       if (has_truth[i])
         row.push_back(truth_cell(p));
     }
@@ -230,8 +261,7 @@ Table make_list_table(const std::vector<FitReport>& fits) {
     row.push_back(format("%.1f", f.wall_seconds));
     table.rows.push_back(std::move(row));
   }
-  if (not_pinned)
-    table.notes.push_back(kNotPinnedNote);
+  marks.add_notes(&table.notes);
   return table;
 }
 
@@ -281,7 +311,7 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
     table.columns.push_back("ē_" + c + " (cm)");
     table.columns.push_back("s̄_" + c + " (cm)");
   }
-  bool not_pinned = false;
+  Marks marks;
   for (const Row& r : rows) {
     std::vector<std::string> cells = {r.material};
     for (const FitReport* f : {r.low, r.high}) {
@@ -289,7 +319,7 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
         cells.insert(cells.end(), any_truth ? 4 : 3, "");
         continue;
       }
-      cells.push_back(parameter_cell(*f->friction(), &not_pinned));
+      cells.push_back(parameter_cell(*f->friction(), &marks));
       if (any_truth)
         cells.push_back(truth_cell(f->friction()));
       cells.push_back(centimetres(f->mean_error_m));
@@ -300,8 +330,7 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
   if (obstacles.size() == 1)
     table.notes.push_back("μ: friction coefficient of the cloth on '" + obstacles[0] +
                           "'; value [interval within 5 % of the minimum of sum(e_n)]");
-  if (not_pinned)
-    table.notes.push_back(kNotPinnedNote);
+  marks.add_notes(&table.notes);
   return table;
 }
 
@@ -325,7 +354,7 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
   table.columns.push_back("δ");
   if (truth_delta)
     table.columns.push_back("δ truth");
-  bool not_pinned = false;
+  Marks marks;
   for (const FitReport& f : fits) {
     std::vector<std::string> row = {f.material,
                                     format("%.1f", f.recording_seconds),
@@ -335,7 +364,7 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
                                     f.q_interior_point ? format("%.2f", *f.q_interior_point) : ""};
     for (const char* name : {"alpha", "delta"}) {
       const FitReportParameter* p = f.parameter(name);
-      row.push_back(p != nullptr ? parameter_cell(*p, &not_pinned) : "");
+      row.push_back(p != nullptr ? parameter_cell(*p, &marks) : "");
       if ((name == std::string("alpha") && truth_alpha) ||
           (name == std::string("delta") && truth_delta))
         row.push_back(truth_cell(p));
@@ -345,8 +374,7 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
   table.notes.push_back(
       "q: QP solve time over real time; α: damping, δ: virtual density; value [interval within "
       "5 % of the minimum of sum(e_n)]");
-  if (not_pinned)
-    table.notes.push_back(kNotPinnedNote);
+  marks.add_notes(&table.notes);
   return table;
 }
 
