@@ -14,6 +14,7 @@
 #include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
+#include "fitting/fit_table.hpp"
 #include "fitting/parameter_fitter.hpp"
 #include "fitting/recording_setup.hpp"
 #include "mocap/mocap_input_error.hpp"
@@ -41,8 +42,12 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
   for (std::size_t i = 0; i < parameters.specs().size(); ++i) {
     const fitting::ParameterSpec& s = parameters.specs()[i];
     char truth_text[32] = "-";
-    if (truth.is_object() && truth.contains(s.name))
-      std::snprintf(truth_text, sizeof truth_text, "%.4g", truth[s.name].get<double>());
+    bool missed = false;
+    if (truth.is_object() && truth.contains(s.name)) {
+      const double t = truth[s.name].get<double>();
+      std::snprintf(truth_text, sizeof truth_text, "%.4g", t);
+      missed = fitting::misses_truth(s.name, fit.values[i], t);
+    }
     char interval[64] = "fixed";
     const char* pinned = "";
     for (const fitting::ParameterInterval& in : fit.intervals) {
@@ -51,8 +56,9 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
         pinned = in.pinned() ? "yes" : "no (the interval reaches a bound)";
       }
     }
-    std::printf("%-12s %12.4g %12s %24s  %s\n", s.name.c_str(), fit.values[i], truth_text, interval,
-                pinned);
+    std::printf("%-12s %12.4g %12s %24s  %s%s\n", s.name.c_str(), fit.values[i], truth_text,
+                interval, pinned,
+                missed ? "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ)" : "");
   }
   std::printf("\nmean error e  %.3f cm   mean spread s  %.3f cm   objective sum(e_n) %.4g m\n",
               100 * fit.best.errors.mean_error_m, 100 * fit.best.errors.mean_spread_m,

@@ -67,13 +67,9 @@ std::string display_name(const std::string& name) {
   return name;
 }
 
-// Whether a fitted parameter with a known truth misses it by more than the recovery tolerance.
+// Whether a fitted parameter with a known truth misses it (misses_truth).
 bool missed(const FitReportParameter& p) {
-  if (!p.fitted || !p.truth)
-    return false;
-  const double error = std::abs(p.value - *p.truth);
-  return p.name.rfind("mu.", 0) == 0 ? error > kFrictionTolerance
-                                     : error > kRelativeTolerance * std::abs(*p.truth);
+  return p.fitted && p.truth && misses_truth(p.name, p.value, *p.truth);
 }
 
 // "0.21 [0.15, 0.3]", "0.8 [0.5, 2]*" when not pinned, "0.5 (fixed)" when not fitted; "†" when
@@ -131,6 +127,12 @@ std::string markdown_cell(const std::string& cell) {
 }
 
 }  // namespace
+
+bool misses_truth(const std::string& name, double value, double truth) {
+  const double error = std::abs(value - truth);
+  return name.rfind("mu.", 0) == 0 ? error > kFrictionTolerance
+                                   : error > kRelativeTolerance * std::abs(truth);
+}
 
 const FitReportParameter* FitReport::parameter(const std::string& parameter_name) const {
   for (const FitReportParameter& p : parameters) {

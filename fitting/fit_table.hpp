@@ -49,6 +49,10 @@ struct FitReport {
   const FitReportParameter* friction() const;
 };
 
+// Whether `value` misses the true value of parameter `name` by more than the fitting issue's
+// recovery tolerance: 0.1 absolute for friction ("mu.*"), 10 % of the truth otherwise (α, δ).
+bool misses_truth(const std::string& name, double value, double truth);
+
 // Validates a parsed fit.json; errors are InputError naming `file` and the field.
 FitReport parse_fit_report(const nlohmann::json& json, const std::string& file);
 // Reads and validates a fit.json file.

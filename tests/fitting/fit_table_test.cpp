@@ -160,6 +160,15 @@ TEST(FitTable, MarksFitsThatMissTheirTruth) {
   EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]");
 }
 
+TEST(FitTable, MissesTruthUsesTheRecoveryTolerances) {
+  EXPECT_FALSE(misses_truth("alpha", 0.219, 0.2));  // 9.5 %
+  EXPECT_TRUE(misses_truth("alpha", 0.221, 0.2));   // 10.5 %
+  EXPECT_TRUE(misses_truth("delta", 0.0715, 0.08));
+  EXPECT_FALSE(misses_truth("mu.table", 1.09, 1.0));  // absolute 0.1 for friction
+  EXPECT_TRUE(misses_truth("mu.table", 0.89, 1.0));
+  EXPECT_FALSE(misses_truth("mu.table", 0.14, 0.05));
+}
+
 TEST(FitTable, TableclothLayoutPairsLowAndHighPerMaterial) {
   std::vector<FitReport> fits;
   fits.push_back(parse_fit_report(
