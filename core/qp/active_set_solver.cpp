@@ -39,7 +39,8 @@ void ActiveSetSolver::remove_position(int position) {
   m_offset.erase(m_offset.begin() + position);
 }
 
-bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summary) {
+bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summary,
+                              Eigen::VectorXd* u_given, Eigen::VectorXd* w_given) {
   const SparseRowMatrix& g = matrix_of(problem, row);
   const int r = local_row(row);
   const int n = problem.num_variables();
@@ -50,7 +51,12 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     unprojected += it.value() * it.value() / problem.mass[it.col()];
   }
   Eigen::VectorXd u, w;
-  m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
+  if (u_given) {
+    u.swap(*u_given);
+    w.swap(*w_given);
+  } else {
+    m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
+  }
   const int k = static_cast<int>(m_working.size());
   Eigen::VectorXd s(k), l;
   for (int b = 0; b < k; ++b)
@@ -76,7 +82,7 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
       return false;
     }
     remove_position(out);
-    return add_row(problem, row, summary);
+    return add_row(problem, row, summary, &u, &w);
   }
   m_working.push_back(row);
   m_u.push_back(std::move(u));
@@ -84,6 +90,43 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
   m_offset.push_back(offset_of(problem, row) + sparse_row_dot(g, r, m_x_fixed));
   m_state[row] = row < m_num_inequalities ? kWorking : kPinned;
   return true;
+}
+
+void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart& start,
+                                    QpSummary* summary) {
+  const int m_i = m_num_inequalities;
+  const int m_p = problem.num_pinned();
+  std::vector<int> rows;
+  for (int r = 0; r < m_p; ++r) {
+    if (m_state[m_i + r] == kObserved)
+      rows.push_back(m_i + r);
+  }
+  std::vector<char> seen(static_cast<std::size_t>(m_i), 0);
+  for (int row : start.inequalities) {
+    if (row >= 0 && row < m_i && m_state[row] == kObserved && !seen[row]) {
+      seen[row] = 1;
+      rows.push_back(row);
+    }
+  }
+  if (rows.empty())
+    return;
+  const int n = problem.num_variables();
+  const int count = static_cast<int>(rows.size());
+  m_seed_rows.setZero(n, count);
+  for (int j = 0; j < count; ++j) {
+    for (SparseRowMatrix::InnerIterator it(matrix_of(problem, rows[j]), local_row(rows[j])); it;
+         ++it)
+      m_seed_rows(it.col(), j) = it.value();
+  }
+  m_kkt->solve_columns(m_seed_rows, &m_seed_u, &m_seed_w);
+  Eigen::VectorXd u, w;
+  for (int j = 0; j < count; ++j) {
+    if (m_state[rows[j]] != kObserved)
+      continue;
+    u = m_seed_u.col(j);
+    w = m_seed_w.col(j);
+    add_row(problem, rows[j], summary, &u, &w);
+  }
 }
 
 void ActiveSetSolver::refresh_offsets(const QpProblem& problem) {
@@ -153,14 +196,7 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
   m_u.clear();
   m_w.clear();
   m_offset.clear();
-  for (int r = 0; r < m_p; ++r) {
-    if (m_state[m_i + r] == kObserved)
-      add_row(problem, m_i + r, &summary);
-  }
-  for (int row : start.inequalities) {
-    if (row >= 0 && row < m_i && m_state[row] == kObserved)
-      add_row(problem, row, &summary);
-  }
+  add_seed_rows(problem, start, &summary);
 
   const double feasibility_tol =
       m_options.feasibility_tolerance *

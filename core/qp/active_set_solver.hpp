@@ -52,8 +52,14 @@ class ActiveSetSolver final : public QpSolver {
   const SparseRowMatrix& matrix_of(const QpProblem& problem, int i) const;
   int local_row(int i) const;
   double offset_of(const QpProblem& problem, int i) const;
-  // Tries to move row `row` into the working set. Returns false if it was set aside.
-  bool add_row(const QpProblem& problem, int row, QpSummary* summary);
+  // Tries to move row `row` into the working set. Returns false if it was set aside. `u`, `w`: the
+  // row's KKT response when already solved for (the seeded rows are solved for together), else
+  // null.
+  bool add_row(const QpProblem& problem, int row, QpSummary* summary,
+               Eigen::VectorXd* u = nullptr, Eigen::VectorXd* w = nullptr);
+  // Adds the rows the solve starts with (the pinned rows not at their bound, then the warm start's
+  // contact rows), their responses solved for in one pass.
+  void add_seed_rows(const QpProblem& problem, const QpWarmStart& start, QpSummary* summary);
   // The working rows' offsets c_b + g_b x_fixed after x_fixed changed.
   void refresh_offsets(const QpProblem& problem);
   void remove_position(int position);
@@ -76,6 +82,7 @@ class ActiveSetSolver final : public QpSolver {
   std::vector<char> m_state;              // per row of the Schur block: a RowState
   int m_num_inequalities = 0;             // m_I of the current problem
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs;
+  EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
 };
 
 }  // namespace clothfit::qp

@@ -64,4 +64,17 @@ void DelassusFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Vecto
   *x = m_inverse_mass.cwiseProduct(r_x - m_equality->transpose() * (*y));
 }
 
+void DelassusFactorization::solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
+                                          RowMajorMatrix* y) const {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m_equality->rows());
+  Eigen::VectorXd xj, yj;
+  x->resize(r_x.rows(), r_x.cols());
+  y->resize(m_equality->rows(), r_x.cols());
+  for (Eigen::Index j = 0; j < r_x.cols(); ++j) {
+    solve(r_x.col(j), zero, &xj, &yj);
+    x->col(j) = xj;
+    y->col(j) = yj;
+  }
+}
+
 }  // namespace clothfit::qp

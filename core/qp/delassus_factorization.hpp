@@ -31,6 +31,9 @@ class DelassusFactorization final : public EqualitySystem {
                  int refinement_steps) override;
   void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
              Eigen::VectorXd* y) const override;
+  // One column at a time: its refinement stops per column.
+  void solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
+                     RowMajorMatrix* y) const override;
 
   // ε actually used, in the units of W.
   double regularization() const { return m_epsilon; }

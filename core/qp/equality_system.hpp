@@ -26,6 +26,12 @@ class EqualitySystem {
   // r_x (n), r_y (m_E, may be empty) → x (n), y (m_E).
   virtual void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
                      Eigen::VectorXd* y) const = 0;
+
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  // Many right-hand sides with r_y = 0 (the responses to rows entering the working set): column j
+  // of r_x (n × c) → column j of x (n × c) and y (m_E × c).
+  virtual void solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
+                             RowMajorMatrix* y) const = 0;
 };
 
 }  // namespace clothfit::qp

@@ -148,4 +148,33 @@ void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::Ve
   *y = m_z.tail(m);
 }
 
+void SaddlePointFactorization::solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
+                                             RowMajorMatrix* y) const {
+  const QpProblem& p = *m_problem;
+  const int n = p.num_variables(), m = p.num_equalities();
+  const Eigen::Index columns = r_x.cols();
+  m_rhs_columns.resize(n + m, columns);
+  m_rhs_columns.topRows(n) = r_x;
+  m_rhs_columns.bottomRows(m).setZero();
+  m_z_columns = m_rhs_columns;
+  m_ldlt.solve_in_place(&m_z_columns);
+  for (int step = 0; step < m_refinement_steps; ++step) {
+    RowMajorMatrix& residual = m_residual_columns;
+    residual.resize(n + m, columns);
+    residual.topRows(n) = r_x - p.mass.asDiagonal() * m_z_columns.topRows(n);
+    if (p.has_curvature()) {
+      residual.topRows(n).noalias() -=
+          p.curvature.selfadjointView<Eigen::Lower>() * m_z_columns.topRows(n);
+    }
+    if (m > 0) {
+      residual.topRows(n).noalias() -= p.equality_jacobian.transpose() * m_z_columns.bottomRows(m);
+      residual.bottomRows(m).noalias() = -(p.equality_jacobian * m_z_columns.topRows(n));
+    }
+    m_ldlt.solve_in_place(&residual);
+    m_z_columns += residual;
+  }
+  *x = m_z_columns.topRows(n);
+  *y = m_z_columns.bottomRows(m);
+}
+
 }  // namespace clothfit::qp

@@ -20,6 +20,9 @@ class SaddlePointFactorization final : public EqualitySystem {
                  int refinement_steps) override;
   void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
              Eigen::VectorXd* y) const override;
+  // All columns in one pass of each triangular sweep (SupernodalLdlt's matrix solve).
+  void solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
+                     RowMajorMatrix* y) const override;
 
  private:
   bool same_pattern(const QpProblem& problem) const;
@@ -33,6 +36,7 @@ class SaddlePointFactorization final : public EqualitySystem {
   const QpProblem* m_problem = nullptr;
   int m_refinement_steps = 0;
   mutable Eigen::VectorXd m_rhs, m_z, m_residual;
+  mutable RowMajorMatrix m_rhs_columns, m_z_columns, m_residual_columns;
 };
 
 }  // namespace clothfit::qp

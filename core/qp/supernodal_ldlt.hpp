@@ -45,8 +45,13 @@ class SupernodalLdlt {
   // leaves the factor unusable, when a pivot is zero or not finite.
   bool factorize(const Eigen::SparseMatrix<double>& lower);
 
+  // Row-major right-hand sides: solving many at once runs the sweeps as matrix products.
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
   // b (N) ← A⁻¹ b with the last successful factorisation.
   void solve_in_place(Eigen::VectorXd* b) const;
+  // B (N × m) ← A⁻¹ B, all columns in one pass over the factor.
+  void solve_in_place(RowMajorMatrix* b) const;
 
   int size() const { return m_size; }
   // Entries of L (below and on the diagonal, explicit zeros of amalgamation included).
@@ -83,6 +88,7 @@ class SupernodalLdlt {
   std::vector<double> m_coefficients;  // (max supernode columns) scratch of a factorisation
   mutable Eigen::VectorXd m_work;      // (N) permuted right-hand side
   mutable Eigen::VectorXd m_gather;    // rows of one supernode
+  mutable RowMajorMatrix m_work_columns, m_gather_columns;  // the same for many right-hand sides
 };
 
 }  // namespace clothfit::qp
