@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
@@ -35,8 +37,27 @@ const char* kUsage =
     "code 0 on success, 1 when the simulations failed, 2 for bad input.\n\n"
     "options";
 
+// The parameter values of the truth file (fixed parameters and any it leaves out at the fit's
+// values); empty when it names none of the fitted parameters.
+std::vector<double> truth_values(const fitting::ModelParameters& parameters,
+                                 const fitting::FitResult& fit, const nlohmann::json& truth) {
+  if (!truth.is_object())
+    return {};
+  std::vector<double> values = fit.values;
+  bool any = false;
+  for (int i : parameters.fitted()) {
+    const std::string& name = parameters.specs()[static_cast<std::size_t>(i)].name;
+    if (truth.contains(name) && truth[name].is_number()) {
+      values[static_cast<std::size_t>(i)] = truth[name].get<double>();
+      any = true;
+    }
+  }
+  return any ? values : std::vector<double>{};
+}
+
 void print_table(const fitting::ModelParameters& parameters, const fitting::FitResult& fit,
-                 const nlohmann::json& truth, const fitting::RecordingSetup& setup) {
+                 const nlohmann::json& truth, const fitting::RecordingSetup& setup,
+                 const fitting::Evaluation* at_truth) {
   std::printf("%-12s %12s %12s %24s  %s\n", "parameter", "value", "truth", "interval (5 %)",
               "pinned");
   for (std::size_t i = 0; i < parameters.specs().size(); ++i) {
@@ -66,6 +87,13 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
   std::printf("q (active set) %.4f over %.2f s   %ld evaluations in %.1f s (%.2f/s, %d threads)\n",
               fit.best.q, setup.duration_s(), fit.evaluations, fit.wall_seconds,
               fit.evaluations / fit.wall_seconds, fit.threads);
+  if (at_truth && at_truth->ok) {
+    const double excess = 100.0 * (at_truth->objective / fit.objective - 1.0);
+    std::printf("objective at the truth %.4g m (%+.1f %% against the fit: %s)\n",
+                at_truth->objective, excess,
+                excess >= 0.0 ? "the model prefers the fitted values"
+                              : "the search missed a lower point");
+  }
   std::printf("termination: %s\n", fit.termination.c_str());
 }
 
@@ -151,8 +179,18 @@ int run_fit_command(int argc, char** argv) {
         objective.evaluate(fit.values, false, qp::QpSolverType::kInteriorPoint);
     q_interior_point = ip.q;
   }
-  const nlohmann::json result =
+  // With a truth file (synthetic recordings): the objective there tells a miss of the search
+  // (the truth scores lower) from a model that prefers other values (it scores higher).
+  std::optional<fitting::Evaluation> at_truth;
+  if (const std::vector<double> t = truth_values(scenario.parameters, fit, truth); !t.empty()) {
+    if (progress)
+      *progress << "fit: the objective at the truth\n";
+    at_truth = objective.evaluate(t);
+  }
+  nlohmann::json result =
       fitting::fit_result_json(scenario, *setup, scenario.parameters, fit, truth, q_interior_point);
+  if (at_truth && at_truth->ok)
+    result["objective_at_truth"] = at_truth->objective;
   const std::filesystem::path out(out_dir);
   try {
     std::ofstream json_file(out / "fit.json");
@@ -170,7 +208,7 @@ int run_fit_command(int argc, char** argv) {
     std::cerr << "clothfit fit: " << e.what() << "\n";
     return kExitFailedRun;
   }
-  print_table(scenario.parameters, fit, truth, *setup);
+  print_table(scenario.parameters, fit, truth, *setup, at_truth ? &*at_truth : nullptr);
   if (q_interior_point >= 0)
     std::printf("q (interior point) %.4f\n", q_interior_point);
   std::printf("wrote %s, frames.csv, markers.csv and errors.svg\n", (out / "fit.json").c_str());

@@ -35,4 +35,12 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
                                  const std::vector<double>& optimum, double optimum_objective,
                                  double tolerance);
 
+// Widens each interval to cover every sample whose objective is within `threshold` (the
+// tolerance above the minimum): on a rough objective or along a valley between two parameters
+// the slice through the optimum understates what the recording leaves open, while the samples of
+// the grid, the refinement and the profiles (all points of the search) show it. An interval
+// widened to a bound is marked as reaching it.
+void widen_to_samples(const ModelParameters& parameters, const std::vector<ObjectiveSample>& samples,
+                      double threshold, std::vector<ParameterInterval>* intervals);
+
 }  // namespace clothfit::fitting

@@ -68,6 +68,10 @@ std::vector<Evaluation> ParallelEvaluator::evaluate(const std::vector<std::vecto
   if (error)
     std::rethrow_exception(error);
   m_evaluations += static_cast<long>(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (results[i].ok)
+      m_samples.push_back({points[i], results[i].objective});
+  }
   return results;
 }
 

@@ -11,6 +11,12 @@
 
 namespace clothfit::fitting {
 
+// One successful evaluation: where and what it scored.
+struct ObjectiveSample {
+  std::vector<double> values;  // one per ModelParameters spec
+  double objective = 0.0;      // Σ e_n, m
+};
+
 class ParallelEvaluator {
  public:
   // threads 0: std::thread::hardware_concurrency(). progress: where "label k/n" lines go (null:
@@ -23,6 +29,8 @@ class ParallelEvaluator {
 
   int threads() const { return m_threads; }
   long evaluations() const { return m_evaluations; }  // all evaluations so far
+  // Every successful evaluation so far, in the order they were asked for.
+  const std::vector<ObjectiveSample>& samples() const { return m_samples; }
 
  private:
   const RecordingObjective& m_objective;
@@ -30,6 +38,7 @@ class ParallelEvaluator {
   std::ostream* m_progress;
   double m_progress_interval_s;
   long m_evaluations = 0;
+  std::vector<ObjectiveSample> m_samples;
 };
 
 }  // namespace clothfit::fitting

@@ -139,6 +139,17 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
     const nlohmann::json fit = read_json(dir / name / "fit.json");
     EXPECT_EQ(fit.at("frames").get<int>(), 5);
     EXPECT_TRUE(fit.at("parameters").contains("alpha"));
+    // With a truth file the fit also scores the truth (a miss of the search or of the model).
+    ASSERT_TRUE(fit.contains("objective_at_truth"));
+    EXPECT_GE(fit.at("objective_at_truth").get<double>(), 0.0);
+    EXPECT_NE(r.output.find("objective at the truth"), std::string::npos) << r.output;
+    // Every interval holds its fitted value.
+    for (const auto& [parameter, p] : fit.at("parameters").items()) {
+      if (!p.contains("interval"))
+        continue;
+      EXPECT_LE(p["interval"][0].get<double>(), p["value"].get<double>()) << parameter;
+      EXPECT_GE(p["interval"][1].get<double>(), p["value"].get<double>()) << parameter;
+    }
   }
 }
 
