@@ -89,10 +89,10 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
               fit.evaluations / fit.wall_seconds, fit.threads);
   if (at_truth && at_truth->ok) {
     const double excess = 100.0 * (at_truth->objective / fit.objective - 1.0);
-    std::printf("objective at the truth %.4g m (%+.1f %% against the fit: %s)\n",
-                at_truth->objective, excess,
-                excess >= 0.0 ? "the model prefers the fitted values"
-                              : "the search missed a lower point");
+    std::printf(
+        "objective at the truth %.4g m (%+.1f %% against the fit: %s)\n", at_truth->objective,
+        excess,
+        excess >= 0.0 ? "the model prefers the fitted values" : "the search missed a lower point");
   }
   std::printf("termination: %s\n", fit.termination.c_str());
 }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_arguments.hpp"
 #include "core/collision/collision_detector.hpp"
 #include "core/collision/edge_edge_ccd.hpp"
 #include "core/collision/point_triangle_ccd.hpp"
@@ -232,8 +233,16 @@ void bench_stepper(double scale) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int states = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
-  const double scale = argc > 3 ? std::atof(argv[3]) : 1.0;
+  const char* usage =
+      "usage: collision_bench [STATES] [--stepper-only|--all] [SCALE]   crumpled states per mesh "
+      "(default 5), fold duration scale (default 1)";
+  const int states = static_cast<int>(clothfit::bench::positive_argument(argc, argv, 1, 5, usage));
+  const double scale = clothfit::bench::positive_argument(argc, argv, 3, 1.0, usage);
+  if (argc > 2 && std::string(argv[2]) != "--stepper-only" && std::string(argv[2]) != "--all") {
+    std::fprintf(stderr, "collision_bench: '%s': expected --stepper-only or --all\n%s\n", argv[2],
+                 usage);
+    return 2;
+  }
   if (argc > 2 && std::string(argv[2]) == "--stepper-only") {
     bench_stepper(scale);
     return 0;

@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/bench_arguments.hpp"
 #include "core/io/json_object.hpp"
 #include "core/scenario/simulation_run.hpp"
 
 int main(int argc, char** argv) {
   using namespace clothfit;
-  const double seconds = argc > 1 ? std::atof(argv[1]) : 0.6;
+  const double seconds = bench::positive_argument(
+      argc, argv, 1, 0.6,
+      "usage: contact_solvers_bench [SECONDS]   simulated seconds per run (default 0.6)");
   std::printf("contact examples, %.2f s simulated each, 1 thread\n", seconds);
   std::printf("%-10s %6s %16s %16s %10s %10s %10s\n", "example", "nodes", "solver", "q",
               "iter/step", "contacts", "status");

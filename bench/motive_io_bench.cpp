@@ -7,6 +7,7 @@
 //
 //   motive_io_bench [minutes]     (default 60)
 #include <unistd.h>
+#include "bench/bench_arguments.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -99,7 +100,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const double minutes = argc > 1 ? std::atof(argv[1]) : 60.0;
+  const double minutes = clothfit::bench::positive_argument(
+      argc, argv, 1, 60.0, "usage: motive_io_bench [MINUTES]   length of the take (default 60)");
   if (!(minutes > 0.0)) {
     std::fprintf(stderr, "usage: motive_io_bench [minutes > 0]\n");
     return 2;

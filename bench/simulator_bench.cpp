@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "bench/bench_arguments.hpp"
 #include "core/io/json_object.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -29,7 +30,9 @@ std::string hanging_path() {
 
 int main(int argc, char** argv) {
   using namespace clothfit;
-  const double seconds = argc > 1 ? std::atof(argv[1]) : 4.0;
+  const double seconds = bench::positive_argument(
+      argc, argv, 1, 4.0,
+      "usage: simulator_bench [SECONDS]   simulated seconds per mesh (default 4)");
   const std::string path = hanging_path();
   const nlohmann::json base = read_json_file(path);
   std::printf("hanging example (%s), %.2f s simulated per mesh, QP active-set, 1 thread\n",

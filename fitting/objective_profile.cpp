@@ -98,8 +98,9 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
   return result;
 }
 
-void widen_to_samples(const ModelParameters& parameters, const std::vector<ObjectiveSample>& samples,
-                      double threshold, std::vector<ParameterInterval>* intervals) {
+void widen_to_samples(const ModelParameters& parameters,
+                      const std::vector<ObjectiveSample>& samples, double threshold,
+                      std::vector<ParameterInterval>* intervals) {
   for (ParameterInterval& interval : *intervals) {
     const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(interval.parameter)];
     for (const ObjectiveSample& sample : samples) {

@@ -40,7 +40,8 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
 // the slice through the optimum understates what the recording leaves open, while the samples of
 // the grid, the refinement and the profiles (all points of the search) show it. An interval
 // widened to a bound is marked as reaching it.
-void widen_to_samples(const ModelParameters& parameters, const std::vector<ObjectiveSample>& samples,
-                      double threshold, std::vector<ParameterInterval>* intervals);
+void widen_to_samples(const ModelParameters& parameters,
+                      const std::vector<ObjectiveSample>& samples, double threshold,
+                      std::vector<ParameterInterval>* intervals);
 
 }  // namespace clothfit::fitting

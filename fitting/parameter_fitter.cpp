@@ -97,8 +97,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     }
     fit.termination += "; the profile found a lower objective, profiled again there";
   }
-  widen_to_samples(parameters, evaluator.samples(), (1.0 + options.profile_tolerance) * fit.objective,
-                   &fit.intervals);
+  widen_to_samples(parameters, evaluator.samples(),
+                   (1.0 + options.profile_tolerance) * fit.objective, &fit.intervals);
 
   // 4. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
   fit.best = objective.evaluate(fit.values, true);

@@ -55,8 +55,8 @@ class ActiveSetSolver final : public QpSolver {
   // Tries to move row `row` into the working set. Returns false if it was set aside. `u`, `w`: the
   // row's KKT response when already solved for (the seeded rows are solved for together), else
   // null.
-  bool add_row(const QpProblem& problem, int row, QpSummary* summary,
-               Eigen::VectorXd* u = nullptr, Eigen::VectorXd* w = nullptr);
+  bool add_row(const QpProblem& problem, int row, QpSummary* summary, Eigen::VectorXd* u = nullptr,
+               Eigen::VectorXd* w = nullptr);
   // Adds the rows the solve starts with (the pinned rows not at their bound, then the warm start's
   // contact rows), their responses solved for in one pass.
   void add_seed_rows(const QpProblem& problem, const QpWarmStart& start, QpSummary* summary);
