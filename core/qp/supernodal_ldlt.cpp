@@ -456,60 +456,9 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
   return true;
 }
 
-void SupernodalLdlt::solve_in_place(Eigen::VectorXd* b) const {
-  assert(b->size() == m_size);
-  Eigen::VectorXd& w = m_work;
-  for (int i = 0; i < m_size; ++i)
-    w[i] = (*b)[m_old_of_new[i]];
-  const int num_super = num_supernodes();
-  for (int s = 0; s < num_super; ++s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
-    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
-                              Eigen::OuterStride<>(k + r));
-    auto ws = w.segment(first, k);
-    l.topRows(k).triangularView<Eigen::UnitLower>().solveInPlace(ws);
-    if (r > 0) {
-      auto g = m_gather.head(r);
-      g.noalias() = l.bottomRows(r) * ws;
-      const int* rows = m_rows.data() + m_row_offset[s];
-      for (int i = 0; i < r; ++i)
-        w[rows[i]] -= g[i];
-    }
-  }
-  w.array() /= m_d.array();
-  for (int s = num_super - 1; s >= 0; --s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
-    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
-                              Eigen::OuterStride<>(k + r));
-    auto ws = w.segment(first, k);
-    if (r > 0) {
-      auto g = m_gather.head(r);
-      const int* rows = m_rows.data() + m_row_offset[s];
-      for (int i = 0; i < r; ++i)
-        g[i] = w[rows[i]];
-      ws.noalias() -= l.bottomRows(r).transpose() * g;
-    }
-    l.topRows(k).triangularView<Eigen::UnitLower>().transpose().solveInPlace(ws);
-  }
-  for (int i = 0; i < m_size; ++i)
-    (*b)[m_old_of_new[i]] = w[i];
-}
-
-void SupernodalLdlt::solve_in_place(RowMajorMatrix* b) const {
-  assert(b->rows() == m_size);
-  const Eigen::Index columns = b->cols();
-  RowMajorMatrix& w = m_work_columns;
-  RowMajorMatrix& gather = m_gather_columns;
-  if (w.rows() != m_size || w.cols() != columns)
-    w.resize(m_size, columns);
-  if (gather.rows() != m_gather.size() || gather.cols() != columns)
-    gather.resize(m_gather.size(), columns);
-  for (int i = 0; i < m_size; ++i)
-    w.row(i) = b->row(m_old_of_new[i]);
+template <typename Dense>
+void SupernodalLdlt::solve_permuted(Dense* work, Dense* gather) const {
+  Dense& w = *work;
   const int num_super = num_supernodes();
   for (int s = 0; s < num_super; ++s) {
     const int first = m_first_column[s];
@@ -518,9 +467,9 @@ void SupernodalLdlt::solve_in_place(RowMajorMatrix* b) const {
     const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
                               Eigen::OuterStride<>(k + r));
     auto ws = w.middleRows(first, k);
-    l.topRows(k).triangularView<Eigen::UnitLower>().solveInPlace(ws);
+    l.topRows(k).template triangularView<Eigen::UnitLower>().solveInPlace(ws);
     if (r > 0) {
-      auto g = gather.topRows(r);
+      auto g = gather->topRows(r);
       g.noalias() = l.bottomRows(r) * ws;
       const int* rows = m_rows.data() + m_row_offset[s];
       for (int i = 0; i < r; ++i)
@@ -536,16 +485,37 @@ void SupernodalLdlt::solve_in_place(RowMajorMatrix* b) const {
                               Eigen::OuterStride<>(k + r));
     auto ws = w.middleRows(first, k);
     if (r > 0) {
-      auto g = gather.topRows(r);
+      auto g = gather->topRows(r);
       const int* rows = m_rows.data() + m_row_offset[s];
       for (int i = 0; i < r; ++i)
         g.row(i) = w.row(rows[i]);
       ws.noalias() -= l.bottomRows(r).transpose() * g;
     }
-    l.topRows(k).triangularView<Eigen::UnitLower>().transpose().solveInPlace(ws);
+    l.topRows(k).template triangularView<Eigen::UnitLower>().transpose().solveInPlace(ws);
   }
+}
+
+void SupernodalLdlt::solve_in_place(Eigen::VectorXd* b) const {
+  assert(b->size() == m_size);
   for (int i = 0; i < m_size; ++i)
-    b->row(m_old_of_new[i]) = w.row(i);
+    m_work[i] = (*b)[m_old_of_new[i]];
+  solve_permuted(&m_work, &m_gather);
+  for (int i = 0; i < m_size; ++i)
+    (*b)[m_old_of_new[i]] = m_work[i];
+}
+
+void SupernodalLdlt::solve_in_place(RowMajorMatrix* b) const {
+  assert(b->rows() == m_size);
+  const Eigen::Index columns = b->cols();
+  if (m_work_columns.rows() != m_size || m_work_columns.cols() != columns)
+    m_work_columns.resize(m_size, columns);
+  if (m_gather_columns.rows() != m_gather.size() || m_gather_columns.cols() != columns)
+    m_gather_columns.resize(m_gather.size(), columns);
+  for (int i = 0; i < m_size; ++i)
+    m_work_columns.row(i) = b->row(m_old_of_new[i]);
+  solve_permuted(&m_work_columns, &m_gather_columns);
+  for (int i = 0; i < m_size; ++i)
+    b->row(m_old_of_new[i]) = m_work_columns.row(i);
 }
 
 int SupernodalLdlt::num_negative_pivots() const {

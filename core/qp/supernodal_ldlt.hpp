@@ -64,6 +64,11 @@ class SupernodalLdlt {
   const Eigen::VectorXd& pivots() const { return m_d; }
 
  private:
+  // The two triangular sweeps and the pivots on w, already permuted (VectorXd or RowMajorMatrix;
+  // gather: at least as many rows as the largest supernode has below its columns).
+  template <typename Dense>
+  void solve_permuted(Dense* w, Dense* gather) const;
+
   SupernodalLdltOptions m_options;
   int m_size = 0;
   long m_input_nonzeros = 0;
