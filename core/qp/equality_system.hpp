@@ -4,8 +4,9 @@
 //   [ A_E     0    ] [y] = [r_y],
 //
 // which the active-set solver solves once for the equality-only solution, once for all the rows it
-// starts from together (solve_columns) and once for each row entering the working set later. Two implementations: DelassusFactorization (K = 0: a Cholesky of
-// A_E D⁻¹ A_Eᵀ) and SaddlePointFactorization (any PSD K: an LDLᵀ of the quasi-definite matrix).
+// starts from together (solve_columns) and once for each row entering the working set later. Two
+// implementations: DelassusFactorization (K = 0: a Cholesky of A_E D⁻¹ A_Eᵀ) and
+// SaddlePointFactorization (any PSD K: an LDLᵀ of the quasi-definite matrix).
 // Both add ε = relative_regularization · mean(diag A_E D⁻¹ A_Eᵀ) to keep rank-deficient A_E (a
 // flat sheet: DESIGN.md §2 traps) factorable and refine against the unregularised system.
 #pragma once
