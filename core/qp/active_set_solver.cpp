@@ -96,15 +96,16 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
                                     QpSummary* summary) {
   const int m_i = m_num_inequalities;
   const int m_p = problem.num_pinned();
-  std::vector<int> rows;
+  std::vector<int>& rows = m_seed_row_ids;
+  rows.clear();
   for (int r = 0; r < m_p; ++r) {
     if (m_state[m_i + r] == kObserved)
       rows.push_back(m_i + r);
   }
-  std::vector<char> seen(static_cast<std::size_t>(m_i), 0);
+  m_seed_listed.assign(static_cast<std::size_t>(m_i), 0);  // keeps its capacity
   for (int row : start.inequalities) {
-    if (row >= 0 && row < m_i && m_state[row] == kObserved && !seen[row]) {
-      seen[row] = 1;
+    if (row >= 0 && row < m_i && m_state[row] == kObserved && !m_seed_listed[row]) {
+      m_seed_listed[row] = 1;
       rows.push_back(row);
     }
   }

@@ -83,6 +83,8 @@ class ActiveSetSolver final : public QpSolver {
   int m_num_inequalities = 0;             // m_I of the current problem
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs;
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
+  std::vector<int> m_seed_row_ids;  // the seeded rows (work space of add_seed_rows)
+  std::vector<char> m_seed_listed;  // per inequality row: already among them
 };
 
 }  // namespace clothfit::qp

@@ -14,8 +14,9 @@
 // columns on). It allocates nothing itself (only Eigen's product may, for its packing buffers, on
 // the widest panels). solve_in_place() runs the two triangular sweeps supernode by supernode,
 // without allocation for one right-hand side; for many (a row-major matrix) the sweeps become
-// block products, and the work space is resized when the number of columns changes. The ordering and the amalgamation change the rounding, not the algorithm:
-// the tests compare with a dense solve and with Eigen's SimplicialLDLT, which this replaced.
+// block products, and the work space is resized when the number of columns changes. The ordering
+// and the amalgamation change the rounding, not the algorithm: the tests compare with a dense
+// solve and with Eigen's SimplicialLDLT, which this replaced.
 #pragma once
 
 #include <Eigen/Core>

@@ -3,19 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "fitting/objective_profile.hpp"
+#include "support/model_parameters_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
 
-ModelParameters alpha_and_mu() {
-  ParameterSpec alpha{"alpha", ParameterKind::kDamping, "", true, 0.5, 0.0, 1.0, 0};
-  ParameterSpec delta{"delta", ParameterKind::kVirtualDensity, "", false, 0.08, 0, 0, 0};
-  ParameterSpec mu{"mu.table", ParameterKind::kFriction, "table", true, 1.0, 0.0, 2.0, 0};
-  return ModelParameters({alpha, delta, mu});
-}
+using testing::alpha_delta_mu_parameters;
 
 TEST(WidenToSamples, CoversEverySampleWithinTheThresholdAndNoOther) {
-  const ModelParameters p = alpha_and_mu();
+  const ModelParameters p = alpha_delta_mu_parameters();
   // Slices through the optimum (0.3, μ 1.0) gave [0.28, 0.32] and [0.9, 1.1]; a valley sample at
   // (0.4, 1.3) scores within the threshold, (0.1, 0.5) does not.
   std::vector<ParameterInterval> intervals{{0, 0.28, 0.32, false, false},
@@ -36,7 +32,7 @@ TEST(WidenToSamples, CoversEverySampleWithinTheThresholdAndNoOther) {
 TEST(WidenToSamples, ASampleAtABoundMakesTheIntervalReachIt) {
   // μ flat above the sticking threshold: a sample at the upper bound scores as well as the
   // optimum, so the recording does not pin μ down from above.
-  const ModelParameters p = alpha_and_mu();
+  const ModelParameters p = alpha_delta_mu_parameters();
   std::vector<ParameterInterval> intervals{{2, 1.1, 1.3, false, false}};
   widen_to_samples(p, {{{0.3, 0.08, 2.0}, 10.1}, {{0.3, 0.08, 1.2}, 10.0}}, 10.5, &intervals);
   EXPECT_DOUBLE_EQ(intervals[0].upper, 2.0);

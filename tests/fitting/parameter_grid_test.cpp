@@ -3,16 +3,12 @@
 
 #include "fitting/parameter_grid.hpp"
 #include "fitting/parameter_sweep.hpp"
+#include "support/model_parameters_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
 
-ModelParameters three_parameters() {
-  ParameterSpec alpha{"alpha", ParameterKind::kDamping, "", true, 0.5, 0.0, 1.0, 0};
-  ParameterSpec delta{"delta", ParameterKind::kVirtualDensity, "", false, 0.08, 0, 0, 0};
-  ParameterSpec mu{"mu.table", ParameterKind::kFriction, "table", true, 1.0, 0.0, 2.0, 0};
-  return ModelParameters({alpha, delta, mu});
-}
+using testing::alpha_delta_mu_parameters;
 
 TEST(Linspace, IncludesBothEnds) {
   const std::vector<double> v = linspace(0.0, 1.0, 5);
@@ -33,7 +29,7 @@ TEST(GridPoints, FirstAxisVariesSlowestAndOthersKeepTheirBase) {
 }
 
 TEST(SweepAxis, ParsesRangeAndIncludesTheUpperEndWhenOnTheGrid) {
-  const ModelParameters p = three_parameters();
+  const ModelParameters p = alpha_delta_mu_parameters();
   const GridAxis axis = parse_sweep_axis("mu.table=0:2:0.1", p);
   EXPECT_EQ(axis.parameter, 2);
   ASSERT_EQ(axis.values.size(), 21u);
@@ -42,7 +38,7 @@ TEST(SweepAxis, ParsesRangeAndIncludesTheUpperEndWhenOnTheGrid) {
 }
 
 TEST(SweepAxis, RejectsMistakesWithAMessage) {
-  const ModelParameters p = three_parameters();
+  const ModelParameters p = alpha_delta_mu_parameters();
   EXPECT_THROW(parse_sweep_axis("gamma=0:1:0.1", p), std::invalid_argument);
   EXPECT_THROW(parse_sweep_axis("alpha=0:1", p), std::invalid_argument);
   EXPECT_THROW(parse_sweep_axis("alpha=1:0:0.1", p), std::invalid_argument);
@@ -57,7 +53,7 @@ TEST(SweepAxis, RejectsMistakesWithAMessage) {
 }
 
 TEST(ParameterValues, OverridesNamedValuesOnly) {
-  const ModelParameters p = three_parameters();
+  const ModelParameters p = alpha_delta_mu_parameters();
   const auto v = parse_parameter_values("delta=0.1,mu.table=0.4", p, p.start_values());
   EXPECT_EQ(v, (std::vector<double>{0.5, 0.1, 0.4}));
   EXPECT_THROW(parse_parameter_values("delta=-1", p, v), std::invalid_argument);
