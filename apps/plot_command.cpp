@@ -41,6 +41,7 @@ const std::vector<std::string> kFramesColumns = {"frame",    "time_s",          
                                                  "spread_m", "visible_markers", "contact"};
 const std::vector<std::string> kSweepTail = {"objective", "mean_error_m", "mean_spread_m",
                                              "status"};
+const std::vector<std::string> kReplicaColumns = {"objective_sd", "replicas"};
 
 // A CSV file: header and rows of fields, with the line number of each row (1-based).
 struct CsvFile {
@@ -125,14 +126,20 @@ bool is_frames(const CsvFile& csv) {
   return csv.header == kFramesColumns;
 }
 
-// Number of varied parameters of a sweep CSV (1 or 2), 0 when it is not one.
+// Number of varied parameters of a sweep CSV (1 or 2), 0 when it is not one. A sweep run with
+// replicas has two more columns after the tail (kReplicaColumns).
 std::size_t sweep_parameters(const CsvFile& csv) {
-  if (csv.header.size() < kSweepTail.size() + 1 || csv.header.size() > kSweepTail.size() + 2)
+  std::size_t size = csv.header.size();
+  if (size > kReplicaColumns.size() &&
+      std::equal(kReplicaColumns.begin(), kReplicaColumns.end(),
+                 csv.header.end() - static_cast<std::ptrdiff_t>(kReplicaColumns.size())))
+    size -= kReplicaColumns.size();
+  if (size < kSweepTail.size() + 1 || size > kSweepTail.size() + 2)
     return 0;
   if (!std::equal(kSweepTail.begin(), kSweepTail.end(),
-                  csv.header.end() - static_cast<std::ptrdiff_t>(kSweepTail.size())))
+                  csv.header.begin() + static_cast<std::ptrdiff_t>(size - kSweepTail.size())))
     return 0;
-  return csv.header.size() - kSweepTail.size();
+  return size - kSweepTail.size();
 }
 
 [[noreturn]] void unknown_header(const CsvFile& csv) {

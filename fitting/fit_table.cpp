@@ -15,7 +15,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kNotPinnedNote =
     "* not pinned down by the recording: the interval where sum(e_n) stays within 5 % of its "
-    "minimum reaches a search bound";
+    "minimum (or twice its noise, when larger) reaches a search bound";
 constexpr const char* kMissedNote =
     "† missed: farther from the truth than the fitting tolerance (α, δ: 10 %; μ: 0.1)";
 // The fitting issue's recovery tolerances.

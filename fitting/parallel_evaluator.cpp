@@ -1,9 +1,11 @@
 #include "fitting/parallel_evaluator.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <thread>
@@ -20,8 +22,41 @@ ParallelEvaluator::ParallelEvaluator(const RecordingObjective& objective, int th
 
 std::vector<Evaluation> ParallelEvaluator::evaluate(const std::vector<std::vector<double>>& points,
                                                     const std::string& label, bool keep_frames) {
+  std::vector<Evaluation> results = run(points.size(), label, [&](std::size_t i) {
+    return m_objective.evaluate(points[i], keep_frames);
+  });
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (results[i].ok)
+      m_samples.push_back({points[i], results[i].objective});
+  }
+  return results;
+}
+
+std::vector<Evaluation> ParallelEvaluator::evaluate_replicated(
+    const std::vector<std::vector<double>>& points, int replicas, const std::string& label) {
+  const std::size_t r = static_cast<std::size_t>(std::max(replicas, 1));
+  std::vector<Evaluation> results = run(points.size() * r, label, [&](std::size_t i) {
+    return m_objective.evaluate_replica(points[i / r], static_cast<int>(i % r));
+  });
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (results[k * r].ok)
+      m_samples.push_back({points[k], results[k * r].objective});
+  }
+  return results;
+}
+
+std::vector<Evaluation> ParallelEvaluator::evaluate_replicas(const std::vector<double>& values,
+                                                             int first, int count,
+                                                             const std::string& label) {
+  return run(static_cast<std::size_t>(std::max(count, 0)), label, [&](std::size_t i) {
+    return m_objective.evaluate_replica(values, first + static_cast<int>(i));
+  });
+}
+
+std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::string& label,
+                                               const std::function<Evaluation(std::size_t)>& job) {
   using Clock = std::chrono::steady_clock;
-  std::vector<Evaluation> results(points.size());
+  std::vector<Evaluation> results(count);
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mutex;
@@ -31,34 +66,33 @@ std::vector<Evaluation> ParallelEvaluator::evaluate(const std::vector<std::vecto
   auto worker = [&] {
     for (;;) {
       const std::size_t i = next.fetch_add(1);
-      if (i >= points.size())
+      if (i >= count)
         return;
       try {
-        results[i] = m_objective.evaluate(points[i], keep_frames);
+        results[i] = job(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!error)
           error = std::current_exception();
-        next = points.size();
+        next = count;
         return;
       }
       std::lock_guard<std::mutex> lock(mutex);
       ++done;
       const auto now = Clock::now();
       if (m_progress &&
-          (done == points.size() ||
+          (done == count ||
            std::chrono::duration<double>(now - last_report).count() >= m_progress_interval_s)) {
         last_report = now;
         const double elapsed = std::chrono::duration<double>(now - start).count();
         char line[160];
         std::snprintf(line, sizeof line, "%s: %zu/%zu evaluations, %.1f s, %.1f evaluations/s\n",
-                      label.c_str(), done, points.size(), elapsed,
-                      elapsed > 0 ? done / elapsed : 0.0);
+                      label.c_str(), done, count, elapsed, elapsed > 0 ? done / elapsed : 0.0);
         *m_progress << line << std::flush;
       }
     }
   };
-  const int n = std::min<int>(m_threads, static_cast<int>(points.size()));
+  const int n = std::min<int>(m_threads, static_cast<int>(count));
   std::vector<std::thread> pool;
   for (int t = 1; t < n; ++t)
     pool.emplace_back(worker);
@@ -67,11 +101,7 @@ std::vector<Evaluation> ParallelEvaluator::evaluate(const std::vector<std::vecto
     t.join();
   if (error)
     std::rethrow_exception(error);
-  m_evaluations += static_cast<long>(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (results[i].ok)
-      m_samples.push_back({points[i], results[i].objective});
-  }
+  m_evaluations += static_cast<long>(count);
   return results;
 }
 

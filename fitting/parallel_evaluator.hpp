@@ -3,6 +3,7 @@
 // order of the points.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -27,12 +28,27 @@ class ParallelEvaluator {
   std::vector<Evaluation> evaluate(const std::vector<std::vector<double>>& points,
                                    const std::string& label, bool keep_frames = false);
 
+  // Every point in replicas 0 … replicas − 1: points.size() × replicas runs, point-major (the
+  // runs of point k at k·replicas …). Replica 0 runs are kept as samples.
+  std::vector<Evaluation> evaluate_replicated(const std::vector<std::vector<double>>& points,
+                                              int replicas, const std::string& label);
+
+  // Replicas first … first + count − 1 of the run at `values` (RecordingObjective::
+  // evaluate_replica; replica 0 is the run itself), in parallel. Counted as evaluations, but not
+  // kept as samples: they say how noisy the objective is, not where it is low.
+  std::vector<Evaluation> evaluate_replicas(const std::vector<double>& values, int first, int count,
+                                            const std::string& label);
+
   int threads() const { return m_threads; }
   long evaluations() const { return m_evaluations; }  // all evaluations so far
   // Every successful evaluation so far, in the order they were asked for.
   const std::vector<ObjectiveSample>& samples() const { return m_samples; }
 
  private:
+  // Runs job(i) for i = 0 … count − 1 on the pool, with progress lines under `label`.
+  std::vector<Evaluation> run(std::size_t count, const std::string& label,
+                              const std::function<Evaluation(std::size_t)>& job);
+
   const RecordingObjective& m_objective;
   int m_threads;
   std::ostream* m_progress;

@@ -18,6 +18,7 @@ FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress)
   o.threads = settings.threads;
   o.refinement.max_iterations = settings.max_refinement_iterations;
   o.profile_tolerance = settings.profile_tolerance;
+  o.noise_replicas = settings.noise_replicas;
   o.progress = progress;
   return o;
 }
@@ -97,10 +98,16 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     }
     fit.termination += "; the profile found a lower objective, profiled again there";
   }
-  widen_to_samples(parameters, evaluator.samples(),
-                   (1.0 + options.profile_tolerance) * fit.objective, &fit.intervals);
 
-  // 4. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
+  // 4. The objective's noise at the optimum: where it exceeds half the profile tolerance, the
+  //    intervals cover every sample within twice the noise of the minimum instead (the slices
+  //    were cut at the profile tolerance; the samples of the whole search widen them).
+  fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
+  fit.interval_tolerance = interval_tolerance(options.profile_tolerance, fit.noise);
+  widen_to_samples(parameters, evaluator.samples(), (1.0 + fit.interval_tolerance) * fit.objective,
+                   &fit.intervals);
+
+  // 5. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
   fit.best = objective.evaluate(fit.values, true);
   fit.objective = fit.best.objective;
   fit.evaluations = evaluator.evaluations() + 1;
@@ -154,6 +161,14 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   }
   j["parameters"] = params;
   j["objective"] = fit.objective;
+  nlohmann::json noise;
+  noise["replicas"] = fit.noise.objectives.size();
+  noise["objectives"] = fit.noise.objectives;
+  noise["mean"] = fit.noise.mean;
+  noise["sd"] = fit.noise.sd;
+  noise["relative"] = fit.noise.relative();
+  j["objective_noise"] = noise;
+  j["interval_tolerance"] = fit.interval_tolerance;
   j["mean_error_m"] = fit.best.errors.mean_error_m;
   j["mean_spread_m"] = fit.best.errors.mean_spread_m;
   j["q"] = round_to(fit.best.q, 6);

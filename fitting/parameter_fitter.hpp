@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fitting/ceres_refinement.hpp"
+#include "fitting/objective_noise.hpp"
 #include "fitting/objective_profile.hpp"
 #include "fitting/recording_scenario.hpp"
 
@@ -20,6 +21,9 @@ struct FitOptions {
   int threads = 0;      // 0: all hardware threads
   RefinementOptions refinement;
   double profile_tolerance = 0.05;
+  // Perturbed replicas of the optimum's run that measure the objective's noise; the intervals
+  // then use max(profile_tolerance, 2 × relative noise). 0: no replicas, profile_tolerance only.
+  int noise_replicas = 6;
   std::ostream* progress = nullptr;  // progress lines (stderr in the CLI)
 };
 
@@ -34,6 +38,8 @@ struct FitResult {
   int grid_evaluations = 0;
   int refinement_iterations = 0;
   std::vector<ParameterInterval> intervals;  // one per fitted parameter
+  ObjectiveNoise noise;                      // replicas of the optimum's run
+  double interval_tolerance = 0.0;           // relative, the intervals' threshold above the min
   long evaluations = 0;                      // simulations run in all
   double wall_seconds = 0.0;
   std::string termination;

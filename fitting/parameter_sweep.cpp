@@ -1,5 +1,6 @@
 #include "fitting/parameter_sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -78,11 +79,39 @@ std::vector<double> parse_parameter_values(const std::string& text,
 }
 
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
-                      const std::vector<GridAxis>& axes) {
+                      const std::vector<GridAxis>& axes, int replicas) {
   SweepResult sweep;
   sweep.axes = axes;
   sweep.points = grid_points(base, axes);
-  sweep.evaluations = evaluator.evaluate(sweep.points, "sweep");
+  sweep.replicas = std::max(replicas, 1);
+  if (sweep.replicas == 1) {
+    sweep.evaluations = evaluator.evaluate(sweep.points, "sweep");
+    return sweep;
+  }
+  const std::size_t r = static_cast<std::size_t>(sweep.replicas);
+  std::vector<Evaluation> runs =
+      evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
+  for (std::size_t k = 0; k < sweep.points.size(); ++k) {
+    Evaluation mean = std::move(runs[k * r]);
+    std::vector<double> objectives;
+    double error = 0.0, spread = 0.0;
+    for (std::size_t i = 0; i < r; ++i) {
+      const Evaluation& e = i == 0 ? mean : runs[k * r + i];
+      mean.ok = mean.ok && e.ok;
+      objectives.push_back(e.ok ? e.objective : INFINITY);
+      error += e.errors.mean_error_m / static_cast<double>(r);
+      spread += e.errors.mean_spread_m / static_cast<double>(r);
+      mean.unconverged_steps = std::max(mean.unconverged_steps, e.unconverged_steps);
+    }
+    sweep.noise.push_back(summarize_noise(objectives));
+    if (mean.ok) {
+      mean.objective = sweep.noise.back().mean;
+      mean.errors.sum_error_m = mean.objective;
+      mean.errors.mean_error_m = error;
+      mean.errors.mean_spread_m = spread;
+    }
+    sweep.evaluations.push_back(std::move(mean));
+  }
   return sweep;
 }
 
@@ -90,7 +119,8 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
                      const ModelParameters& parameters) {
   for (const GridAxis& axis : sweep.axes)
     out << parameters.specs()[static_cast<std::size_t>(axis.parameter)].name << ',';
-  out << "objective,mean_error_m,mean_spread_m,status\n";
+  out << "objective,mean_error_m,mean_spread_m,status"
+      << (sweep.replicas > 1 ? ",objective_sd,replicas\n" : "\n");
   char buffer[64];
   for (std::size_t k = 0; k < sweep.points.size(); ++k) {
     for (const GridAxis& axis : sweep.axes) {
@@ -102,10 +132,16 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
     if (e.ok) {
       std::snprintf(buffer, sizeof buffer, "%.9g,%.9g,%.9g,", e.objective, e.errors.mean_error_m,
                     e.errors.mean_spread_m);
-      out << buffer << (e.unconverged_steps > 0 ? "iteration_cap" : "ok") << '\n';
+      out << buffer << (e.unconverged_steps > 0 ? "iteration_cap" : "ok");
     } else {
-      out << ",,,failed\n";
+      out << ",,,failed";
     }
+    if (sweep.replicas > 1) {
+      const ObjectiveNoise& noise = sweep.noise[k];
+      std::snprintf(buffer, sizeof buffer, ",%.9g,%zu", noise.sd, noise.objectives.size());
+      out << (e.ok ? buffer : ",," + std::to_string(noise.objectives.size()));
+    }
+    out << '\n';
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fitting/objective_noise.hpp"
 #include "fitting/parallel_evaluator.hpp"
 #include "fitting/parameter_grid.hpp"
 
@@ -24,13 +25,21 @@ std::vector<double> parse_parameter_values(const std::string& text,
 struct SweepResult {
   std::vector<GridAxis> axes;
   std::vector<std::vector<double>> points;
+  // Per point: the run (replicas = 1), or with replicas the means over them of Σ e_n, ē and s̄
+  // (ok only when every replica ran; the other fields those of replica 0).
   std::vector<Evaluation> evaluations;
+  int replicas = 1;
+  std::vector<ObjectiveNoise> noise;  // per point with replicas > 1 (objective_noise.hpp)
 };
 
+// Each point is run in `replicas` perturbed replicas (RecordingObjective::evaluate_replica; 1: the
+// run alone) and scored by their mean: on an unstable recording the mean is a smoother function
+// of the parameters than a single run (objective_noise.hpp).
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
-                      const std::vector<GridAxis>& axes);
+                      const std::vector<GridAxis>& axes, int replicas = 1);
 
-// CSV: the axes' parameter names, then objective,mean_error_m,mean_spread_m,status.
+// CSV: the axes' parameter names, then objective,mean_error_m,mean_spread_m,status, and with
+// replicas objective_sd,replicas.
 void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
                      const ModelParameters& parameters);
 

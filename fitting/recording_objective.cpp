@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "core/stepper/stick.hpp"
 #include "core/stepper/time_stepper.hpp"
@@ -24,6 +25,21 @@ stepper::SimulationModel make_model(const RecordingSetup& setup, const ModelPara
   return model;
 }
 
+namespace {
+
+// Replica r's initial velocities: independent N(0, σ²) per coordinate, seeded by r.
+Eigen::VectorXd replica_velocities(Eigen::Index size, int replica, double sigma) {
+  std::seed_seq seed{replica, 0x636c6f74};
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, sigma);
+  Eigen::VectorXd v(size);
+  for (Eigen::Index k = 0; k < size; ++k)
+    v[k] = normal(rng);
+  return v;
+}
+
+}  // namespace
+
 RecordingObjective::RecordingObjective(const RecordingSetup& setup,
                                        const ModelParameters& parameters)
     : m_setup(setup), m_parameters(parameters) {}
@@ -33,10 +49,11 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
 }
 
 Evaluation RecordingObjective::evaluate(std::span<const double> values, bool keep_frames,
-                                        qp::QpSolverType solver) const {
+                                        qp::QpSolverType solver, int replica) const {
   using Clock = std::chrono::steady_clock;
   Evaluation out;
   out.values.assign(values.begin(), values.end());
+  out.replica = replica;
   stepper::SimulationModel model = make_model(m_setup, m_parameters, values);
   model.options.qp_solver = solver;
   const double dt = model.options.time_step;
@@ -45,6 +62,10 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
 
   stepper::TimeStepper stepper(model);
   stepper::SimulationState state = stepper.initial_state(m_setup.initial_positions);
+  if (replica > 0) {
+    state.velocities =
+        replica_velocities(state.velocities.size(), replica, kReplicaDisplacement / dt);
+  }
   std::vector<FrameError> frames;
   frames.reserve(m_setup.frames);
   Eigen::MatrixX3d simulated(static_cast<Eigen::Index>(cells), 3);

@@ -39,7 +39,8 @@ void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
 
 void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
-                    "increment_tolerance", "max_iterations", "contact_margin"});
+                    "increment_tolerance", "max_iterations", "contact_margin", "projection_damping",
+                    "newton_projection"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
   solver->time_step = o.number("time_step", 0.0, Range::non_negative());
@@ -51,6 +52,9 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.number("increment_tolerance", solver->increment_tolerance, Range::positive());
   solver->max_iterations = o.integer("max_iterations", solver->max_iterations, Range::at_least(1));
   solver->contact_margin = o.number("contact_margin", solver->contact_margin, Range::positive());
+  solver->projection_damping =
+      o.number("projection_damping", solver->projection_damping, Range::positive());
+  solver->newton_projection = o.boolean("newton_projection", solver->newton_projection);
 }
 
 ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {
@@ -215,13 +219,16 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
 
   if (root.has("fit")) {
     const JsonObject f = root.object("fit");
-    f.reject_unknown({"grid", "threads", "max_refinement_iterations", "profile_tolerance"});
+    f.reject_unknown(
+        {"grid", "threads", "max_refinement_iterations", "profile_tolerance", "noise_replicas"});
     s.fit.grid_points = f.integer("grid", 0, Range::at_least(2));
     s.fit.threads = f.integer("threads", 0, Range::at_least(0));
     s.fit.max_refinement_iterations =
         f.integer("max_refinement_iterations", s.fit.max_refinement_iterations, Range::at_least(0));
     s.fit.profile_tolerance =
         f.number("profile_tolerance", s.fit.profile_tolerance, Range::between(1e-6, 10.0));
+    s.fit.noise_replicas =
+        f.integer("noise_replicas", s.fit.noise_replicas, Range::between(0, 1000));
   }
   if (root.has("synth")) {
     if (!root.raw("synth").is_object())

@@ -143,6 +143,16 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
     ASSERT_TRUE(fit.contains("objective_at_truth"));
     EXPECT_GE(fit.at("objective_at_truth").get<double>(), 0.0);
     EXPECT_NE(r.output.find("objective at the truth"), std::string::npos) << r.output;
+    // The optimum's run is repeated in perturbed replicas (fit.noise_replicas, default 6); the
+    // intervals are cut at 5 % or at twice their relative spread.
+    ASSERT_TRUE(fit.contains("objective_noise"));
+    EXPECT_EQ(fit["objective_noise"]["replicas"].get<int>(), 6);
+    EXPECT_EQ(fit["objective_noise"]["objectives"].size(), 6u);
+    EXPECT_GE(fit["interval_tolerance"].get<double>(), 0.05);
+    EXPECT_GE(fit["interval_tolerance"].get<double>(),
+              2.0 * fit["objective_noise"]["relative"].get<double>());
+    EXPECT_TRUE(fit.contains("truth_within_noise"));
+    EXPECT_NE(r.output.find("objective noise"), std::string::npos) << r.output;
     // Every interval holds its fitted value.
     for (const auto& [parameter, p] : fit.at("parameters").items()) {
       if (!p.contains("interval"))

@@ -95,6 +95,23 @@ TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
   EXPECT_EQ(run("plot " + csv + " --truth mu.table").exit_code, 2);
 }
 
+TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
+  // `clothfit sweep --replicas R` appends objective_sd,replicas after the status.
+  const auto dir = scratch("sweep_replicas");
+  const std::string csv = write(dir / "sweep.csv",
+                                "mu.table,objective,mean_error_m,mean_spread_m,status,"
+                                "objective_sd,replicas\n"
+                                "0.1,4.0,0.010,0.01,ok,0.2,4\n"
+                                "0.2,2.0,0.005,0.01,ok,0.1,4\n"
+                                "0.3,,,,failed,,3\n"
+                                "0.4,3.0,0.0075,0.01,ok,0.3,4\n");
+  const Result r = run("plot " + csv + " --out " + (dir / "mu.svg").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string svg = read(dir / "mu.svg");
+  EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "<circle "), 3);
+}
+
 TEST(PlotCommand, TwoParameterSweepGivesAHeatMapWithTheOptimumCircled) {
   const auto dir = scratch("sweep2");
   const std::string csv =
