@@ -330,8 +330,9 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
     table.rows.push_back(std::move(cells));
   }
   if (obstacles.size() == 1)
-    table.notes.push_back("μ: friction coefficient of the cloth on '" + obstacles[0] +
-                          "'; value [interval within 5 % of the minimum of sum(e_n)]");
+    table.notes.push_back(
+        "μ: friction coefficient of the cloth on '" + obstacles[0] +
+        "'; value [interval within 5 % of the minimum of sum(e_n), or twice its noise]");
   marks.add_notes(&table.notes);
   return table;
 }
@@ -375,7 +376,7 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
   }
   table.notes.push_back(
       "q: QP solve time over real time; α: damping, δ: virtual density; value [interval within "
-      "5 % of the minimum of sum(e_n)]");
+      "5 % of the minimum of sum(e_n), or twice its noise]");
   marks.add_notes(&table.notes);
   return table;
 }

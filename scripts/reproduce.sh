@@ -11,7 +11,7 @@
 # Cost: every fit ends with a profile of each fitted parameter (about 14 simulations per parameter
 # and pass, repeated when it finds a lower objective), which dominates the hitting fits, and the
 # interior-point rerun of --compare-solvers is serial. To stay under 10 minutes on 2 cores
-# (measured: 537 s on 2026-11-24, README) the scenarios' "fit" objects use grid 5 without Ceres
+# (measured: 624 s on 2026-11-24 with the 6 noise replicas per fit, 537 s without; README) the scenarios' "fit" objects use grid 5 without Ceres
 # refinement (tablecloth, 1 parameter) and, for hitting (2 parameters), 6 alpha x 3 delta points without refinement (the
 # profile refines around the grid optimum; a 3 x 3 grid has no alpha point near the truths,
 # 0.2-0.35, and its fits ended at alpha = 0.314, on polyester 20 % above the objective at the
@@ -22,7 +22,9 @@
 #
 # usage: scripts/reproduce.sh [BUILD_DIR [OUT_DIR]]   (defaults: build, out/reproduce)
 #        THREADS=n sets the simulations a fit runs in parallel (default: all cores);
-#        SWEEP_STEP=s the mu step of the sweeps (default 0.1).
+#        SWEEP_STEP=s the mu step of the sweeps (default 0.1);
+#        SWEEP_REPLICAS=r runs per sweep point, scored by their mean (default 1: the run alone;
+#        r multiplies the sweeps' cost, see README "The objective's noise").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -56,7 +58,7 @@ sweep_all() {
     log "sweep mu.table=0:2:$sweep_step on $name (background)"
     t0=$SECONDS
     if "$clothfit" sweep "$data/$name.json" --vary "mu.table=0:2:$sweep_step" --out "$out/sweep_$name" \
-      --quiet --threads 1 > "$out/sweep_$name.log" 2>&1; then
+      --replicas "${SWEEP_REPLICAS:-1}" --quiet --threads 1 > "$out/sweep_$name.log" 2>&1; then
       log "sweep $name done in $((SECONDS - t0)) s"
     else
       log "sweep $name FAILED (see $out/sweep_$name.log)"
@@ -102,6 +104,15 @@ echo
 echo "## Table 3: hitting (alpha, delta fitted; q of both QP solvers)"
 echo
 "$clothfit" table "${hitting_fits[@]}" --layout hitting --format md | tee "$out/table3.md"
+echo
+
+echo "## The objective's noise and the truth, per fit"
+echo
+for name in "${names[@]}"; do
+  [[ -f "$out/$name.log" ]] || continue
+  echo "- $name: $(grep -h -e '^objective noise' -e '^objective at the truth' "$out/$name.log" |
+    paste -sd ';' -)"
+done | tee "$out/noise.md"
 echo
 
 wait "$sweep_lane" || log "some sweeps failed"
