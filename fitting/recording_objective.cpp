@@ -53,7 +53,6 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
   using Clock = std::chrono::steady_clock;
   Evaluation out;
   out.values.assign(values.begin(), values.end());
-  out.replica = replica;
   stepper::SimulationModel model = make_model(m_setup, m_parameters, values);
   model.options.qp_solver = solver;
   const double dt = model.options.time_step;

@@ -28,7 +28,6 @@ struct Evaluation {
   double wall_seconds = 0.0;  // simulation only
   double q = 0.0;             // wall_seconds / simulated seconds
   std::string message;        // why the run failed, or the first iteration-cap step
-  int replica = 0;            // 0: the run itself; r ≥ 1: a perturbed replica (see below)
 };
 
 class RecordingObjective {
