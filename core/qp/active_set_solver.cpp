@@ -55,7 +55,7 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     u.swap(*u_given);
     w.swap(*w_given);
   } else {
-    m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
+    response(g, r, summary, &u, &w);
   }
   const int k = static_cast<int>(m_working.size());
   Eigen::VectorXd s(k), l;
@@ -92,6 +92,22 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
   return true;
 }
 
+void ActiveSetSolver::response(const SparseRowMatrix& matrix, int row, QpSummary* summary,
+                               Eigen::VectorXd* u, Eigen::VectorXd* w) {
+  if (const RowResponseCache::Response* cached = m_responses.find(matrix, row)) {
+    *u = cached->u;
+    *w = cached->w;
+    ++summary->reused_responses;
+    return;
+  }
+  ++summary->solved_responses;
+  m_dense_row.setZero(matrix.cols());
+  for (SparseRowMatrix::InnerIterator it(matrix, row); it; ++it)
+    m_dense_row[it.col()] = it.value();
+  m_kkt->solve(m_dense_row, m_zero_rhs, u, w);
+  m_responses.insert(matrix, row, *u, *w);
+}
+
 void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart& start,
                                     QpSummary* summary) {
   const int m_i = m_num_inequalities;
@@ -111,21 +127,40 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
   }
   if (rows.empty())
     return;
+  // The responses not cached yet, in one pass over the factor.
   const int n = problem.num_variables();
   const int count = static_cast<int>(rows.size());
-  m_seed_rows.setZero(n, count);
+  std::vector<int>& column = m_seed_column;
+  column.assign(count, -1);
+  int missing = 0;
   for (int j = 0; j < count; ++j) {
-    for (SparseRowMatrix::InnerIterator it(matrix_of(problem, rows[j]), local_row(rows[j])); it;
-         ++it)
-      m_seed_rows(it.col(), j) = it.value();
+    if (!m_responses.find(matrix_of(problem, rows[j]), local_row(rows[j])))
+      column[j] = missing++;
   }
-  m_kkt->solve_columns(m_seed_rows, &m_seed_u, &m_seed_w);
+  if (missing > 0) {
+    m_seed_rows.setZero(n, missing);
+    for (int j = 0; j < count; ++j) {
+      if (column[j] < 0)
+        continue;
+      for (SparseRowMatrix::InnerIterator it(matrix_of(problem, rows[j]), local_row(rows[j])); it;
+           ++it)
+        m_seed_rows(it.col(), column[j]) = it.value();
+    }
+    m_kkt->solve_columns(m_seed_rows, &m_seed_u, &m_seed_w);
+    summary->solved_responses += missing;
+  }
   Eigen::VectorXd u, w;
   for (int j = 0; j < count; ++j) {
+    const SparseRowMatrix& matrix = matrix_of(problem, rows[j]);
+    if (column[j] >= 0) {
+      u = m_seed_u.col(column[j]);
+      w = m_seed_w.col(column[j]);
+      m_responses.insert(matrix, local_row(rows[j]), u, w);
+    } else {
+      response(matrix, local_row(rows[j]), summary, &u, &w);
+    }
     if (m_state[rows[j]] != kObserved)
       continue;
-    u = m_seed_u.col(j);
-    w = m_seed_w.col(j);
     add_row(problem, rows[j], summary, &u, &w);
   }
 }
@@ -165,6 +200,7 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
   const bool reuse = problem.matrices_unchanged && m_factored && kkt == m_kkt;
   m_kkt = kkt;
   if (!reuse) {
+    m_responses.clear();
     m_factored =
         m_kkt->factorize(problem, m_options.equality_regularization, m_options.refinement_steps);
     if (!m_factored) {
@@ -284,11 +320,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     }
     if (reversed >= 0) {
       // Take its fixed force back out; add_row recomputes its response.
-      m_dense_row.setZero(n);
-      for (SparseRowMatrix::InnerIterator it(problem.pinned_jacobian, reversed); it; ++it)
-        m_dense_row[it.col()] = it.value();
       Eigen::VectorXd u, w;
-      m_kkt->solve(m_dense_row, m_zero_rhs, &u, &w);
+      response(problem.pinned_jacobian, reversed, &summary, &u, &w);
       m_x_fixed.noalias() -= m_fixed_sigma[reversed] * u;
       m_y_fixed.noalias() -= m_fixed_sigma[reversed] * w;
       m_fixed_sigma[reversed] = 0.0;

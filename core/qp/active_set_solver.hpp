@@ -10,7 +10,9 @@
 // since the last solve (QpProblem::matrices_unchanged). Each working contact row b contributes u_b
 // = P g_bᵀ, P being D⁻¹ projected onto A_E x = 0, and the contact multipliers solve the small dense
 // Schur complement S γ = −(c_W + G_W x_E), S_ab = g_a u_b, kept as a Cholesky factor that is
-// updated, not rebuilt, when one row enters (O(k²)) or leaves (Givens, O(k²)). A row whose new
+// updated, not rebuilt, when one row enters (O(k²)) or leaves (Givens, O(k²)). The responses u_b
+// are kept while the factorisation is (RowResponseCache): a row entering again, in the same QP or
+// in the next one with unchanged matrices, costs no solve. A row whose new
 // Schur pivot vanishes is linearly dependent on W (paper Remark 5.2): it enters while the working
 // row with the largest coefficient in its combination leaves; a row dependent on the equality rows
 // alone is set aside and counted in QpSummary::dependent_rows.
@@ -32,6 +34,7 @@
 
 #include "core/qp/delassus_factorization.hpp"
 #include "core/qp/qp_solver.hpp"
+#include "core/qp/row_response_cache.hpp"
 #include "core/qp/saddle_point_factorization.hpp"
 #include "core/qp/updatable_cholesky.hpp"
 
@@ -57,6 +60,9 @@ class ActiveSetSolver final : public QpSolver {
   // null.
   bool add_row(const QpProblem& problem, int row, QpSummary* summary, Eigen::VectorXd* u = nullptr,
                Eigen::VectorXd* w = nullptr);
+  // The KKT response (u, w) to row `row` of `matrix`: from the cache, or solved for and cached.
+  void response(const SparseRowMatrix& matrix, int row, QpSummary* summary, Eigen::VectorXd* u,
+                Eigen::VectorXd* w);
   // Adds the rows the solve starts with (the pinned rows not at their bound, then the warm start's
   // contact rows), their responses solved for in one pass.
   void add_seed_rows(const QpProblem& problem, const QpWarmStart& start, QpSummary* summary);
@@ -71,6 +77,7 @@ class ActiveSetSolver final : public QpSolver {
   EqualitySystem* m_kkt = nullptr;    // the one in use
   bool m_factored = false;            // m_kkt holds a factorisation of the last problem's matrices
   UpdatableCholesky m_schur;
+  RowResponseCache m_responses;  // responses to rows, cleared when m_kkt is refactored
   Eigen::VectorXd m_x_fixed;  // (n) solution with no working contact rows, bounded forces applied
   Eigen::VectorXd m_y_fixed;  // (m_E) its equality multipliers
   std::vector<double> m_fixed_sigma;  // per pinned row: σ = ±b when at its bound, else 0
@@ -84,6 +91,7 @@ class ActiveSetSolver final : public QpSolver {
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs;
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
   std::vector<int> m_seed_row_ids;  // the seeded rows (work space of add_seed_rows)
+  std::vector<int> m_seed_column;   // per seeded row: its column in m_seed_rows, −1 if cached
   std::vector<char> m_seed_listed;  // per inequality row: already among them
 };
 

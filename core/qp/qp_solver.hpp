@@ -69,6 +69,10 @@ struct QpSummary {
   QpTermination termination = QpTermination::kNumericalFailure;
   int iterations = 0;      // working-set changes (active set) or Ipopt iterations
   int dependent_rows = 0;  // rows swapped out by the linear-dependence guard (active set)
+  // Active set: responses to rows entering the working set solved for with the factorisation,
+  // and those reused from an earlier solve with the same factorisation (RowResponseCache).
+  int solved_responses = 0;
+  int reused_responses = 0;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

@@ -274,11 +274,12 @@ StepReport TimeStepper::project() {
     }
     // θ: how much the last increment shrank (the iteration's observed contraction rate).
     const double theta = iteration >= 2 ? last_increment / previous_increment : 0.0;
-    // A Newton iteration that has stopped contracting (options.newton_fallback_after) finishes
-    // the step as the paper's Gauss–Newton projection.
+    // A Newton iteration that has stopped contracting, or has not converged after twice
+    // options.newton_fallback_after iterations, finishes the step as the paper's Gauss–Newton
+    // projection.
     stagnant = theta > kStagnation ? stagnant + 1 : 0;
     if (newton && options.newton_fallback_after > 0 && iteration >= options.newton_fallback_after &&
-        stagnant >= kStagnantIterations) {
+        (stagnant >= kStagnantIterations || iteration >= 2 * options.newton_fallback_after)) {
       newton = false;
       report.newton_fallback = true;
       std::fill(m_qp.curvature.valuePtr(), m_qp.curvature.valuePtr() + m_qp.curvature.nonZeros(),
