@@ -17,7 +17,11 @@ constexpr const char* kNotPinnedNote =
     "* not pinned down by the recording: the interval where sum(e_n) stays within 5 % of its "
     "minimum (or twice its noise, when larger) reaches a search bound";
 constexpr const char* kMissedNote =
-    "† missed: farther from the truth than the fitting tolerance (α, δ: 10 %; μ: 0.1)";
+    "† missed: farther from the truth than the fitting tolerance (α, δ: 10 %; μ: 0.1), and the "
+    "truth lies outside the interval";
+constexpr const char* kUnresolvedNote =
+    "‡ missed, but the truth lies inside the interval: the recording does not pin the parameter "
+    "down to the fitting tolerance";
 // The fitting issue's recovery tolerances.
 constexpr double kRelativeTolerance = 0.10;  // α, δ
 constexpr double kFrictionTolerance = 0.1;   // μ, absolute
@@ -26,11 +30,14 @@ constexpr double kFrictionTolerance = 0.1;   // μ, absolute
 struct Marks {
   bool not_pinned = false;
   bool missed = false;
+  bool unresolved = false;
   void add_notes(std::vector<std::string>* notes) const {
     if (not_pinned)
       notes->push_back(kNotPinnedNote);
     if (missed)
       notes->push_back(kMissedNote);
+    if (unresolved)
+      notes->push_back(kUnresolvedNote);
   }
 };
 
@@ -72,8 +79,9 @@ bool missed(const FitReportParameter& p) {
   return p.fitted && p.truth && misses_truth(p.name, p.value, *p.truth);
 }
 
-// "0.21 [0.15, 0.3]", "0.8 [0.5, 2]*" when not pinned, "0.5 (fixed)" when not fitted; "†" when
-// it misses its truth (missed()).
+// "0.21 [0.15, 0.3]", "0.8 [0.5, 2]*" when not pinned, "0.5 (fixed)" when not fitted; when it
+// misses its truth (missed()) "‡" if the truth lies inside the interval (the recording cannot
+// tell them apart to the tolerance), else "†".
 std::string parameter_cell(const FitReportParameter& p, Marks* marks) {
   std::string cell = significant(p.value);
   if (!p.fitted)
@@ -85,8 +93,13 @@ std::string parameter_cell(const FitReportParameter& p, Marks* marks) {
     marks->not_pinned = true;
   }
   if (missed(p)) {
-    cell += "†";
-    marks->missed = true;
+    if (p.interval && p.interval->first <= *p.truth && *p.truth <= p.interval->second) {
+      cell += "‡";
+      marks->unresolved = true;
+    } else {
+      cell += "†";
+      marks->missed = true;
+    }
   }
   return cell;
 }

@@ -139,7 +139,9 @@ TEST(FitTable, ListTableMarksParametersNotPinnedDown) {
 }
 
 // A fitted value farther from its truth than the recovery tolerance (α, δ 10 %, μ 0.1) is marked
-// "†" with a footnote, so a miss is never silent; within it, no mark.
+// with a footnote, so a miss is never silent: "‡" when the truth lies inside the reported interval
+// (the recording does not pin the parameter down to the tolerance), "†" when it lies outside;
+// within the tolerance, no mark.
 TEST(FitTable, MarksFitsThatMissTheirTruth) {
   const FitReport low_miss = parse_fit_report(
       nlohmann::json::parse(tablecloth_json("wool", "low", 0.41, 0.3, true, 0.01)), "l.json");
@@ -147,15 +149,20 @@ TEST(FitTable, MarksFitsThatMissTheirTruth) {
       nlohmann::json::parse(tablecloth_json("wool", "high", 1.55, 1.6, true, 0.01)), "h.json");
   const Table table = make_tablecloth_table({low_miss, high_hit});
   ASSERT_EQ(table.rows.size(), 1u);
-  EXPECT_EQ(table.rows[0][1], "0.41 [0.1, 0.4]†");
+  EXPECT_EQ(table.rows[0][1], "0.41 [0.1, 0.4]‡");  // truth 0.3: inside the interval
   EXPECT_EQ(table.rows[0][5], "1.55 [0.1, 0.4]");
   ASSERT_EQ(table.notes.size(), 2u);
-  EXPECT_NE(table.notes[1].find("† missed"), std::string::npos);
+  EXPECT_NE(table.notes[1].find("‡ missed, but the truth lies inside"), std::string::npos);
 
   FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
-  hit.parameters[0].truth = 0.19;  // α = 0.213: 12 % above
+  hit.parameters[0].truth = 0.19;  // α = 0.213: 12 % above, the truth inside [0.15, 0.3]
+  EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]‡");
+  hit.parameters[0].truth = 0.14;  // 52 % above, outside the interval
   const Table list = make_list_table({hit});
   EXPECT_EQ(list.rows[0][2], "0.213 [0.15, 0.3]†");
+  ASSERT_FALSE(list.notes.empty());
+  EXPECT_NE(list.notes.back().find("† missed"), std::string::npos);
+  EXPECT_NE(list.notes.back().find("outside the interval"), std::string::npos);
   hit.parameters[0].truth = 0.2;  // 6.5 %: within
   EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]");
 }
