@@ -136,7 +136,8 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       // reaction, or against the slip before it has one. Turning the box at every iteration fed
       // back into the solution and made some contacts' friction flip from one side to the other.
       FrictionRows rows{k, 0.0, {}, {}};
-      if (m_aligned[k] != m_step) {
+      const bool same_basis = m_aligned[k] == m_step;  // t1, t2 as in the last QP of this step
+      if (!same_basis) {
         const Eigen::Vector3d& reaction = m_reaction[k];
         const Eigen::Vector3d tangential_slip = slip - slip.dot(normal) * normal;
         const bool sliding = m_slid[k] && tangential_slip.norm() > kNoSlip;
@@ -160,10 +161,25 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       m_pinned_offsets.push_back(rows.t2.dot(slip));
       m_pinned_bounds.push_back(rows.bound);
       m_pinned_bounds.push_back(rows.bound);
-      // A contact that slid starts sliding: its t1 force at ±b, on the side of its last reaction.
+      // A contact that slid starts sliding. In a new basis: its t1 force at ±b, on the side of its
+      // last reaction. In the basis of the last QP (later iterations of a step): each row as it
+      // ended there, at its bound or not — a sliding contact usually ends at a corner of the
+      // friction box, and starting only t1 there cost two working-set changes per contact in
+      // every QP of the step (a t2 row going to its bound, then a contact row leaving and
+      // entering again around it).
       const double along = m_reaction[k].dot(rows.t1);
-      start->pinned_at_bound.push_back(!m_slid[k] || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
-      start->pinned_at_bound.push_back(0);
+      if (same_basis && m_slid[k]) {
+        const double across = m_reaction[k].dot(rows.t2);
+        const double at_bound = (1.0 - 1e-9) * m_bound[k];
+        const auto side = [at_bound](double force) -> signed char {
+          return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;
+        };
+        start->pinned_at_bound.push_back(side(along));
+        start->pinned_at_bound.push_back(side(across));
+      } else {
+        start->pinned_at_bound.push_back(!m_slid[k] || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
+        start->pinned_at_bound.push_back(0);
+      }
       m_friction.push_back(rows);
     }
   }

@@ -60,7 +60,9 @@ class ContactSet {
   // (rows active in the previous QP) into `seed`. Returns min over the candidate rows of h(φ_j)
   // (m; +∞ when none). `relaxation` in (0, 1] moves each friction bound only that part of the way
   // from the last QP's towards μ γ ‖∇h‖ (1: all the way). `start` receives the rows active in the
-  // last QP and, for the friction rows, which start sliding (those of contacts that slid).
+  // last QP and, for the friction rows, which start at their bound: in a step's first QP the t1
+  // row of each contact that slid; in its later QPs (same tangent basis) each row that ended at
+  // its bound in the last QP.
   double assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
                   qp::QpWarmStart* start);
 
