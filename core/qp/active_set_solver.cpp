@@ -156,11 +156,11 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
       u = m_seed_u.col(column[j]);
       w = m_seed_w.col(column[j]);
       m_responses.insert(matrix, local_row(rows[j]), u, w);
-    } else {
-      response(matrix, local_row(rows[j]), summary, &u, &w);
     }
     if (m_state[rows[j]] != kObserved)
-      continue;
+      continue;  // no longer observed
+    if (column[j] < 0)
+      response(matrix, local_row(rows[j]), summary, &u, &w);
     add_row(problem, rows[j], summary, &u, &w);
   }
 }
