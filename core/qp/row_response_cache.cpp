@@ -7,6 +7,7 @@ namespace clothfit::qp {
 
 void RowResponseCache::clear() {
   m_used = 0;
+  m_doubles = 0;
   m_index.clear();
 }
 
@@ -57,7 +58,8 @@ void RowResponseCache::insert(const SparseRowMatrix& matrix, int row, const Eige
       return;
     }
   }
-  if (m_used >= kMaxEntries)
+  const long values = static_cast<long>(u.size() + w.size());
+  if (m_used >= kMaxEntries || m_doubles + values > kMaxDoubles)
     clear();
   if (m_used == static_cast<int>(m_entries.size()))
     m_entries.emplace_back();
@@ -70,6 +72,7 @@ void RowResponseCache::insert(const SparseRowMatrix& matrix, int row, const Eige
   }
   entry.response.u = u;
   entry.response.w = w;
+  m_doubles += values;
   m_index.emplace(h, m_used++);
 }
 

@@ -32,12 +32,15 @@ class RowResponseCache {
   // The response to row `row` of `matrix`, or null when it is not cached.
   const Response* find(const SparseRowMatrix& matrix, int row) const;
   // Stores the response to row `row` of `matrix` (replacing the entry of an equal row). When the
-  // cache holds kMaxEntries rows it is cleared first.
+  // cache holds kMaxEntries rows, or the new response would take its responses past
+  // kMaxDoubles values, it is cleared first: a 7 × 9 sheet's response has ~320 values, a 49 × 65
+  // sheet's ~19,000, so large meshes keep fewer rows rather than more memory (32 MB at most).
   void insert(const SparseRowMatrix& matrix, int row, const Eigen::VectorXd& u,
               const Eigen::VectorXd& w);
   int size() const { return m_used; }
 
   static constexpr int kMaxEntries = 1024;
+  static constexpr long kMaxDoubles = 1L << 22;
 
  private:
   struct Entry {
@@ -50,6 +53,7 @@ class RowResponseCache {
 
   std::vector<Entry> m_entries;  // the first m_used hold rows; the rest keep their storage
   int m_used = 0;
+  long m_doubles = 0;                                 // values held by the first m_used responses
   std::unordered_multimap<std::size_t, int> m_index;  // row hash → entry
 };
 

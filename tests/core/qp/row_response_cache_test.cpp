@@ -67,6 +67,21 @@ TEST(RowResponseCache, StartsOverWhenFull) {
   EXPECT_EQ(cache.find(identity, 0), nullptr);
 }
 
+TEST(RowResponseCache, KeepsFewerRowsOfLargeProblems) {
+  // Responses of 2^20 values: four fit in kMaxDoubles (2^22), the fifth starts over.
+  const int n = 1 << 19;
+  const SparseRowMatrix identity = sparse(Eigen::MatrixXd::Identity(5, 5));
+  const Eigen::VectorXd u = Eigen::VectorXd::Zero(n), w = Eigen::VectorXd::Zero(n);
+  RowResponseCache cache;
+  for (int r = 0; r < 4; ++r)
+    cache.insert(identity, r, u, w);
+  EXPECT_EQ(cache.size(), 4);
+  cache.insert(identity, 4, u, w);
+  EXPECT_EQ(cache.size(), 1);
+  EXPECT_NE(cache.find(identity, 4), nullptr);
+  EXPECT_EQ(cache.find(identity, 0), nullptr);
+}
+
 // The solver keeps responses while the problem says its matrices are unchanged. Solving the same
 // QPs again with matrices_unchanged, with the contact rows in reverse order and one row changed,
 // must give what a fresh solver gives.
