@@ -43,13 +43,9 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
                               Eigen::VectorXd* u_given, Eigen::VectorXd* w_given) {
   const SparseRowMatrix& g = matrix_of(problem, row);
   const int r = local_row(row);
-  const int n = problem.num_variables();
-  m_dense_row.setZero(n);
   double unprojected = 0.0;  // g D⁻¹ gᵀ, the scale for the dependence test
-  for (SparseRowMatrix::InnerIterator it(g, r); it; ++it) {
-    m_dense_row[it.col()] = it.value();
+  for (SparseRowMatrix::InnerIterator it(g, r); it; ++it)
     unprojected += it.value() * it.value() / problem.mass[it.col()];
-  }
   Eigen::VectorXd u, w;
   if (u_given) {
     u.swap(*u_given);
@@ -127,14 +123,18 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
   }
   if (rows.empty())
     return;
-  // The responses not cached yet, in one pass over the factor.
+  // The responses not cached yet, in one pass over the factor. The cache is not written until
+  // every seed has entered, so the entries found here stay valid.
   const int n = problem.num_variables();
   const int count = static_cast<int>(rows.size());
   std::vector<int>& column = m_seed_column;
+  std::vector<const RowResponseCache::Response*>& cached = m_seed_cached;
   column.assign(count, -1);
+  cached.assign(count, nullptr);
   int missing = 0;
   for (int j = 0; j < count; ++j) {
-    if (!m_responses.find(matrix_of(problem, rows[j]), local_row(rows[j])))
+    cached[j] = m_responses.find(matrix_of(problem, rows[j]), local_row(rows[j]));
+    if (cached[j] == nullptr)
       column[j] = missing++;
   }
   if (missing > 0) {
@@ -151,17 +151,23 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
   }
   Eigen::VectorXd u, w;
   for (int j = 0; j < count; ++j) {
-    const SparseRowMatrix& matrix = matrix_of(problem, rows[j]);
-    if (column[j] >= 0) {
-      u = m_seed_u.col(column[j]);
-      w = m_seed_w.col(column[j]);
-      m_responses.insert(matrix, local_row(rows[j]), u, w);
-    }
     if (m_state[rows[j]] != kObserved)
       continue;  // no longer observed
-    if (column[j] < 0)
-      response(matrix, local_row(rows[j]), summary, &u, &w);
+    if (cached[j] != nullptr) {
+      u = cached[j]->u;
+      w = cached[j]->w;
+      ++summary->reused_responses;
+    } else {
+      u = m_seed_u.col(column[j]);
+      w = m_seed_w.col(column[j]);
+    }
     add_row(problem, rows[j], summary, &u, &w);
+  }
+  for (int j = 0; j < count; ++j) {
+    if (column[j] >= 0) {
+      m_responses.insert(matrix_of(problem, rows[j]), local_row(rows[j]), m_seed_u.col(column[j]),
+                         m_seed_w.col(column[j]));
+    }
   }
 }
 

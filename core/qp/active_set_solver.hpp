@@ -92,6 +92,7 @@ class ActiveSetSolver final : public QpSolver {
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
   std::vector<int> m_seed_row_ids;  // the seeded rows (work space of add_seed_rows)
   std::vector<int> m_seed_column;   // per seeded row: its column in m_seed_rows, −1 if cached
+  std::vector<const RowResponseCache::Response*> m_seed_cached;  // per seeded row, or null
   std::vector<char> m_seed_listed;  // per inequality row: already among them
 };
 
