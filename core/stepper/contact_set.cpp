@@ -41,6 +41,7 @@ ContactSet::ContactSet(const mesh::QuadMesh& mesh,
   m_bound.assign(keys, 0.0);
   m_reaction.assign(keys, Eigen::Vector3d::Zero());
   m_slid.assign(keys, 0);
+  m_row_at_bound.assign(keys, {0, 0});
   m_direction.assign(keys, Eigen::Vector3d::Zero());
   m_aligned.assign(keys, -1);
   m_row_of_key.assign(keys, -1);
@@ -167,16 +168,14 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       // friction box, and starting only t1 there cost two working-set changes per contact in
       // every QP of the step (a t2 row going to its bound, then a contact row leaving and
       // entering again around it).
-      const double along = m_reaction[k].dot(rows.t1);
       if (same_basis && m_slid[k]) {
-        const double across = m_reaction[k].dot(rows.t2);
-        const double at_bound = (1.0 - 1e-9) * m_bound[k];
-        const auto side = [at_bound](double force) -> signed char {
-          return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;
-        };
-        start->pinned_at_bound.push_back(side(along));
-        start->pinned_at_bound.push_back(side(across));
+        // Recorded per row, not read back from the reaction: on a curved obstacle the normal,
+        // and with it the basis, turns a little from one iteration to the next, and a reaction
+        // at a corner of the old box projects just inside the new one.
+        start->pinned_at_bound.push_back(m_row_at_bound[k][0]);
+        start->pinned_at_bound.push_back(m_row_at_bound[k][1]);
       } else {
+        const double along = m_reaction[k].dot(rows.t1);
         start->pinned_at_bound.push_back(!m_slid[k] || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
         start->pinned_at_bound.push_back(0);
       }
@@ -223,6 +222,7 @@ void ContactSet::record(const qp::QpSolution& solution) {
     if (m_impulse[rows.key] <= 0.0) {
       m_reaction[rows.key].setZero();
       m_slid[rows.key] = 0;
+      m_row_at_bound[rows.key] = {0, 0};
       continue;
     }
     m_reaction[rows.key] = s1 * rows.t1 + s2 * rows.t2;
@@ -230,6 +230,11 @@ void ContactSet::record(const qp::QpSolution& solution) {
     const bool held =
         std::abs(s1) < rows.bound - tolerance && std::abs(s2) < rows.bound - tolerance;
     m_slid[rows.key] = held ? 0 : 1;
+    const double at_bound = rows.bound - tolerance;
+    const auto side = [at_bound](double force) -> signed char {
+      return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;
+    };
+    m_row_at_bound[rows.key] = {side(s1), side(s2)};
     m_sticking += held ? 1 : 0;
   }
 }

@@ -32,6 +32,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -94,12 +95,14 @@ class ContactSet {
 
   Eigen::VectorXd m_phi_n;
   double m_t0 = 0.0, m_t1 = 0.0, m_reach = 0.0;
-  std::vector<Row> m_rows;                   // inequality rows of the last assemble()
-  std::vector<FrictionRows> m_friction;      // pinned row pairs of the last assemble(), in order
-  std::vector<double> m_impulse;             // per key: last normal multiplier γ (≥ 0)
-  std::vector<double> m_bound;               // per key: friction bound of the last QP (relaxation)
-  std::vector<Eigen::Vector3d> m_reaction;   // per key: last tangential friction reaction
-  std::vector<char> m_slid;                  // per key: the reaction was at its bound
+  std::vector<Row> m_rows;                  // inequality rows of the last assemble()
+  std::vector<FrictionRows> m_friction;     // pinned row pairs of the last assemble(), in order
+  std::vector<double> m_impulse;            // per key: last normal multiplier γ (≥ 0)
+  std::vector<double> m_bound;              // per key: friction bound of the last QP (relaxation)
+  std::vector<Eigen::Vector3d> m_reaction;  // per key: last tangential friction reaction
+  std::vector<char> m_slid;                 // per key: the reaction was at its bound
+  // per key: where each friction row (t1, t2) ended in the last QP: −1 / +1 at −b / +b, else 0
+  std::vector<std::array<signed char, 2>> m_row_at_bound;
   std::vector<Eigen::Vector3d> m_direction;  // per key: t1's direction in this step
   std::vector<long> m_aligned;               // per key: the step (m_step) t1 was chosen in
   long m_step = 0;                           // begin_step() calls

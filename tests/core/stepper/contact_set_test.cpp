@@ -1,7 +1,8 @@
 // ContactSet: the friction rows' warm start. A contact that slid starts its next QP with its
 // friction at the bound; within a step (same tangent basis) each of its two rows starts as it
 // ended, so a contact sliding at a corner of the friction box does not have to find that corner
-// again, one working-set change at a time, in every QP of the step.
+// again, one working-set change at a time, in every QP of the step — also on a curved obstacle,
+// where the tangent basis turns a little with the normal from one iteration to the next.
 #include "core/stepper/contact_set.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/plane.hpp"
+#include "core/obstacles/sphere.hpp"
 
 namespace clothfit::stepper {
 namespace {
@@ -23,14 +25,20 @@ struct FloorContact {
   qp::QpWarmStart start;
   Eigen::VectorXd phi_n, phi_j;
 
-  FloorContact() {
+  static obstacles::ObstacleOptions options() {
+    obstacles::ObstacleOptions o;
+    o.name = "floor";
+    o.friction_coefficient = 0.5;
+    return o;
+  }
+
+  explicit FloorContact(std::shared_ptr<const obstacles::Obstacle> obstacle =
+                            std::make_shared<obstacles::Plane>(obstacles::PlaneGeometry{},
+                                                               options())) {
     free_index.resize(3 * mesh.num_nodes());
     for (int k = 0; k < 3 * mesh.num_nodes(); ++k)
       free_index[k] = k;
-    obstacles::ObstacleOptions options;
-    options.name = "floor";
-    options.friction_coefficient = 0.5;
-    obstacles.push_back(std::make_shared<obstacles::Plane>(obstacles::PlaneGeometry{}, options));
+    obstacles.push_back(std::move(obstacle));
     contacts = std::make_unique<ContactSet>(mesh, obstacles, free_index);
     problem.mass = Eigen::VectorXd::Ones(3 * mesh.num_nodes());
     // The sheet lies on the floor z = 0 and slides by 1 mm along x and 0.5 mm along y.
@@ -105,6 +113,36 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   for (int f = 0; f < 4; ++f) {
     EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
+  }
+}
+
+TEST(ContactSet, CornerStartSurvivesTheNormalTurningWithinAStep) {
+  // The same sheet on top of a sphere of radius 1 m whose top touches z = 0 under the sheet's
+  // centre: the corners lie 2.5 mm above it, and the normal at each corner turns by ~1e-3 rad
+  // when the sheet slides on by another millimetre.
+  obstacles::SphereGeometry sphere;
+  sphere.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
+  FloorContact c(std::make_shared<obstacles::Sphere>(sphere, FloorContact::options()));
+  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  const double gamma = 2e-4;
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  const double bound = c.problem.pinned_bound_of(0);
+  EXPECT_NEAR(bound, 0.5 * gamma, 1e-15);  // signed distance: ‖∇h‖ = 1
+
+  // Every contact slid at a corner (−b along t1, +b along t2); the next iterate has moved on.
+  c.contacts->record(c.solution(gamma, -bound, bound));
+  Eigen::VectorXd phi_next = c.phi_j;
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    phi_next[3 * i] += 1e-3;
+  c.contacts->assemble(phi_next, 1.0, &c.problem, &c.start);
+  ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
+  for (int f = 0; f < 4; ++f) {
+    EXPECT_EQ(c.start.pinned_at_bound[2 * f], -1) << "contact " << f;
+    EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 1) << "contact " << f;
   }
 }
 
