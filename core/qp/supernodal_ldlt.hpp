@@ -13,8 +13,9 @@
 // F₂₂ − L₂₁ D₁ L₂₁ᵀ (the same kernel, cloned for AVX2; Eigen's blocked product from 32 pivot
 // columns on). It allocates nothing itself (only Eigen's product may, for its packing buffers, on
 // the widest panels). solve_in_place() runs the two triangular sweeps supernode by supernode,
-// without allocation for one right-hand side; for many (a row-major matrix) the sweeps become
-// block products, and the work space is resized when the number of columns changes. The ordering
+// without allocation for one right-hand side; for many (a row-major matrix) every step of the
+// sweeps is a combination of whole rows (the AVX2 kernel again), and the work space is resized
+// when the number of columns changes. The ordering
 // and the amalgamation change the rounding, not the algorithm: the tests compare with a dense
 // solve and with Eigen's SimplicialLDLT, which this replaced.
 #pragma once
@@ -47,7 +48,7 @@ class SupernodalLdlt {
   // leaves the factor unusable, when a pivot is zero or not finite.
   bool factorize(const Eigen::SparseMatrix<double>& lower);
 
-  // Row-major right-hand sides: solving many at once runs the sweeps as matrix products.
+  // Row-major right-hand sides: solving many at once passes over the factor once.
   using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
   // b (N) ← A⁻¹ b with the last successful factorisation.
@@ -66,10 +67,11 @@ class SupernodalLdlt {
   const Eigen::VectorXd& pivots() const { return m_d; }
 
  private:
-  // The two triangular sweeps and the pivots on w, already permuted (VectorXd or RowMajorMatrix;
-  // gather: at least as many rows as the largest supernode has below its columns).
-  template <typename Dense>
-  void solve_permuted(Dense* w, Dense* gather) const;
+  // The two triangular sweeps and the pivots on w, already permuted (gather: at least as many
+  // rows as the largest supernode has below its columns).
+  void solve_permuted(Eigen::VectorXd* w, Eigen::VectorXd* gather) const;
+  // The same for many right-hand sides, one row per unknown.
+  void solve_permuted_rows(RowMajorMatrix* w, RowMajorMatrix* gather) const;
 
   SupernodalLdltOptions m_options;
   int m_size = 0;
@@ -96,6 +98,7 @@ class SupernodalLdlt {
   mutable Eigen::VectorXd m_work;      // (N) permuted right-hand side
   mutable Eigen::VectorXd m_gather;    // rows of one supernode
   mutable RowMajorMatrix m_work_columns, m_gather_columns;  // the same for many right-hand sides
+  mutable std::vector<double> m_solve_coefficients;         // (max supernode columns)
 };
 
 }  // namespace clothfit::qp

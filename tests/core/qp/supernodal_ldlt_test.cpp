@@ -107,7 +107,7 @@ TEST(SupernodalLdlt, AgreesWithSimplicialLdltOnRandomSpdMatrices) {
 }
 
 TEST(SupernodalLdlt, ManyRightHandSidesAtOnceMatchOneByOne) {
-  // The matrix solve runs the sweeps as block products; column j must equal the vector solve of
+  // The matrix solve combines whole rows in its sweeps; column j must equal the vector solve of
   // column j (to round-off: the sums are ordered differently), for 1 and for many columns.
   std::mt19937 rng(17);
   for (int trial = 0; trial < 12; ++trial) {
