@@ -7,17 +7,17 @@
 // pattern, then an elimination-tree postorder), the supernodes (runs of columns of L with nested
 // structure, relaxed by amalgamation so that small supernodes are merged with their parent when
 // that adds few explicit zeros), and the index maps that scatter the matrix entries into the
-// frontal matrices and extend-add each child's update matrix into its parent's front.
-// factorize() then only moves values: per supernode, assemble the dense front, factor its k pivot
-// columns (left-looking, up to four columns per pass over a column) and form the update matrix
-// F₂₂ − L₂₁ D₁ L₂₁ᵀ (the same kernel, cloned for AVX2; Eigen's blocked product from 32 pivot
-// columns on). It allocates nothing itself (only Eigen's product may, for its packing buffers, on
-// the widest panels). solve_in_place() runs the two triangular sweeps supernode by supernode,
-// without allocation for one right-hand side; for many (a row-major matrix) every step of the
-// sweeps is a combination of whole rows (the AVX2 kernel again), and the work space is resized
-// when the number of columns changes. The ordering
-// and the amalgamation change the rounding, not the algorithm: the tests compare with a dense
-// solve and with Eigen's SimplicialLDLT, which this replaced.
+// frontal matrices and extend-add each child's update matrix into its parent's front (by runs of
+// consecutive positions). factorize() then only moves values: per supernode, assemble the dense
+// front, factor its k pivot columns (left-looking, up to four columns per pass over a column,
+// cloned for AVX2) and form the update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (8 × 4 blocks summed in
+// registers, cloned for AVX2; Eigen's blocked product from 32 pivot columns on). It allocates
+// nothing itself (only Eigen's product may, for its packing buffers, on the widest panels).
+// solve_in_place() runs the two triangular sweeps supernode by supernode, without allocation for
+// one right-hand side; for many (a row-major matrix) every step of the sweeps is a combination of
+// whole rows (the column kernel again), and the work space is resized when the number of columns
+// changes. The ordering, the amalgamation and the kernels change the rounding, not the algorithm:
+// the tests compare with a dense solve and with Eigen's SimplicialLDLT, which this replaced.
 #pragma once
 
 #include <Eigen/Core>
@@ -83,7 +83,9 @@ class SupernodalLdlt {
   std::vector<int> m_row_offset, m_rows;
   std::vector<long> m_factor_offset;  // L block of s: column-major (front size × columns)
   std::vector<int> m_child_offset, m_children;  // children of s, in the order they were pushed
-  std::vector<int> m_relative;  // laid out like m_rows: front positions in the parent's front
+  std::vector<int> m_relative;      // laid out like m_rows: front positions in the parent's front
+  std::vector<int> m_relative_run;  // laid out like m_rows: length of the run of consecutive
+                                    // positions m_relative[p], m_relative[p] + 1, … from p on
   // Assembly: input value index m_entry_value[e] adds into the front of its supernode at
   // m_entry_position[e] (column-major, leading dimension = front size); entries grouped per
   // supernode by m_entry_offset.
