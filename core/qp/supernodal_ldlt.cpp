@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 
 namespace clothfit::qp {
 
@@ -115,36 +116,95 @@ void column_update(int begin, int end, int k, const double* l, long ldl, const d
   }
 }
 
+// Four doubles (GCC/Clang vector extension): one AVX register in the AVX2 clone, two SSE2
+// registers in the default one.
+typedef double Double4 __attribute__((vector_size(32)));
+
+// (By pointer, not returned: a returned vector would differ in ABI between the clones.)
+__attribute__((always_inline)) inline void load4(Double4* v, const double* p) {
+  std::memcpy(v, p, sizeof *v);
+}
+
 // c[i + j·ldc] −= Σ_{t<k} l[i + t·ldl] · w[j + t·ldw] for 0 ≤ j ≤ i < r: the update matrix
-// F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁). Blocks of 8 rows × 4 columns of c are summed in
-// registers over all t and subtracted once: per t one load of 8 l values and 4 of w for 32
-// multiply–adds, where column_update loads and stores c for every four. Blocks on the diagonal
-// also write some entries above it, which nobody reads. Reads up to 7 rows past r in the last
-// column of l and up to 3 past r in that of w: the caller pads both arrays. Cloned for AVX2 like
-// column_update (no FMA: the default and the AVX2 clone round alike).
+// F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁). Blocks of 8 rows × 4 columns of c stay in
+// registers over all t: per t one load of 8 l values and 4 of w for 32 multiply–adds, where
+// column_update loads and stores c for every four. The arithmetic per entry is column_update's
+// (c −= l₀a₀ + l₁a₁ + l₂a₂ + l₃a₃ per four t, then the remainder), so both give the same bits.
+// Blocks on the diagonal also write some entries above it, which nobody reads. Reads up to 7 rows
+// past r in l and c (past the end of the last column: the caller pads both arrays).
+// Cloned for AVX2 like column_update.
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void lower_rank_update(int r, int k, const double* l, long ldl, const double* w, long ldw,
                        double* c, long ldc) {
-  constexpr int kRows = 8, kColumns = 4;
+  constexpr int kColumns = 4;
   for (int j0 = 0; j0 < r; j0 += kColumns) {
     const int nj = std::min(kColumns, r - j0);
-    for (int i0 = j0; i0 < r; i0 += kRows) {
-      const int ni = std::min(kRows, r - i0);
-      double acc[kColumns][kRows] = {};
-      for (int t = 0; t < k; ++t) {
-        const double* lt = l + i0 + t * ldl;
-        const double* wt = w + j0 + t * ldw;
+    // Columns past r repeat the last one (computed, never stored).
+    int column[kColumns];
+    for (int q = 0; q < kColumns; ++q)
+      column[q] = j0 + std::min(q, nj - 1);
+    for (int i0 = j0; i0 < r; i0 += 8) {
+      Double4 lo[kColumns], hi[kColumns];  // rows i0 … i0 + 3 and i0 + 4 … i0 + 7
+      for (int q = 0; q < kColumns; ++q) {
+        load4(&lo[q], c + i0 + column[q] * ldc);
+        load4(&hi[q], c + i0 + 4 + column[q] * ldc);
+      }
+      const double* lt = l + i0;
+      const double* wt = w;
+      int t = 0;
+      for (; t + 4 <= k; t += 4, lt += 4 * ldl, wt += 4 * ldw) {
+        Double4 l0, l1, l2, l3, h0, h1, h2, h3;
+        load4(&l0, lt);
+        load4(&l1, lt + ldl);
+        load4(&l2, lt + 2 * ldl);
+        load4(&l3, lt + 3 * ldl);
+        load4(&h0, lt + 4);
+        load4(&h1, lt + 4 + ldl);
+        load4(&h2, lt + 4 + 2 * ldl);
+        load4(&h3, lt + 4 + 3 * ldl);
         for (int q = 0; q < kColumns; ++q) {
-          for (int v = 0; v < kRows; ++v)
-            acc[q][v] += lt[v] * wt[q];
+          const double a0 = wt[column[q]], a1 = wt[column[q] + ldw];
+          const double a2 = wt[column[q] + 2 * ldw], a3 = wt[column[q] + 3 * ldw];
+          lo[q] -= l0 * a0 + l1 * a1 + l2 * a2 + l3 * a3;
+          hi[q] -= h0 * a0 + h1 * a1 + h2 * a2 + h3 * a3;
         }
       }
+      const int left = k - t;
+      if (left > 0) {
+        Double4 l0, h0, l1{}, h1{}, l2{}, h2{};
+        load4(&l0, lt);
+        load4(&h0, lt + 4);
+        if (left > 1) {
+          load4(&l1, lt + ldl);
+          load4(&h1, lt + 4 + ldl);
+        }
+        if (left > 2) {
+          load4(&l2, lt + 2 * ldl);
+          load4(&h2, lt + 4 + 2 * ldl);
+        }
+        for (int q = 0; q < kColumns; ++q) {
+          const double a0 = wt[column[q]];
+          if (left == 1) {
+            lo[q] -= l0 * a0;
+            hi[q] -= h0 * a0;
+          } else if (left == 2) {
+            const double a1 = wt[column[q] + ldw];
+            lo[q] -= l0 * a0 + l1 * a1;
+            hi[q] -= h0 * a0 + h1 * a1;
+          } else {
+            const double a1 = wt[column[q] + ldw], a2 = wt[column[q] + 2 * ldw];
+            lo[q] -= l0 * a0 + l1 * a1 + l2 * a2;
+            hi[q] -= h0 * a0 + h1 * a1 + h2 * a2;
+          }
+        }
+      }
+      const int ni = std::min(8, r - i0);
       for (int q = 0; q < nj; ++q) {
         double* cq = c + i0 + (j0 + q) * ldc;
         for (int v = 0; v < ni; ++v)
-          cq[v] -= acc[q][v];
+          cq[v] = v < 4 ? lo[q][v] : hi[q][v - 4];
       }
     }
   }
