@@ -569,32 +569,24 @@ void SupernodalLdlt::solve_permuted(Eigen::VectorXd* work, Eigen::VectorXd* gath
   Eigen::VectorXd& w = *work;
   const int num_super = num_supernodes();
   for (int s = 0; s < num_super; ++s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
-    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
-                              Eigen::OuterStride<>(k + r));
+    const auto [first, k, r, factor, rows] = block(s);
+    const ConstColumnMatrix l(factor, k + r, k, Eigen::OuterStride<>(k + r));
     auto ws = w.middleRows(first, k);
     l.topRows(k).template triangularView<Eigen::UnitLower>().solveInPlace(ws);
     if (r > 0) {
       auto g = gather->topRows(r);
       g.noalias() = l.bottomRows(r) * ws;
-      const int* rows = m_rows.data() + m_row_offset[s];
       for (int i = 0; i < r; ++i)
         w.row(rows[i]) -= g.row(i);
     }
   }
   w.array().colwise() /= m_d.array();
   for (int s = num_super - 1; s >= 0; --s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
-    const ConstColumnMatrix l(m_factor.data() + m_factor_offset[s], k + r, k,
-                              Eigen::OuterStride<>(k + r));
+    const auto [first, k, r, factor, rows] = block(s);
+    const ConstColumnMatrix l(factor, k + r, k, Eigen::OuterStride<>(k + r));
     auto ws = w.middleRows(first, k);
     if (r > 0) {
       auto g = gather->topRows(r);
-      const int* rows = m_rows.data() + m_row_offset[s];
       for (int i = 0; i < r; ++i)
         g.row(i) = w.row(rows[i]);
       ws.noalias() -= l.bottomRows(r).transpose() * g;
@@ -615,18 +607,14 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
   double* coefficients = m_solve_coefficients.data();
   const int num_super = num_supernodes();
   for (int s = 0; s < num_super; ++s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
+    const auto [first, k, r, l, rows] = block(s);
     const long f = k + r;
-    const double* l = m_factor.data() + m_factor_offset[s];
     double* ws = w + first * m;
     for (int t = 1; t < k; ++t) {
       for (int j = 0; j < t; ++j)
         coefficients[j] = l[j * f + t];
       column_update(0, static_cast<int>(m), t, ws, m, coefficients, ws + t * m);
     }
-    const int* rows = m_rows.data() + m_row_offset[s];
     for (int i = 0; i < r; ++i) {
       for (int j = 0; j < k; ++j)
         coefficients[j] = l[j * f + k + i];
@@ -635,14 +623,10 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
   }
   work->array().colwise() /= m_d.array();
   for (int s = num_super - 1; s >= 0; --s) {
-    const int first = m_first_column[s];
-    const int k = m_first_column[s + 1] - first;
-    const int r = m_row_offset[s + 1] - m_row_offset[s];
+    const auto [first, k, r, l, rows] = block(s);
     const long f = k + r;
-    const double* l = m_factor.data() + m_factor_offset[s];
     double* ws = w + first * m;
     if (r > 0) {
-      const int* rows = m_rows.data() + m_row_offset[s];
       for (int i = 0; i < r; ++i)
         gather->row(i) = work->row(rows[i]);
       for (int t = 0; t < k; ++t)

@@ -67,6 +67,18 @@ class SupernodalLdlt {
   const Eigen::VectorXd& pivots() const { return m_d; }
 
  private:
+  // Supernode s as the sweeps see it: its columns first … first + k − 1, the r rows below them,
+  // and its block of L ((k + r) × k, column-major).
+  struct Block {
+    int first, k, r;
+    const double* l;
+    const int* rows;
+  };
+  Block block(int s) const {
+    const int first = m_first_column[s];
+    return {first, m_first_column[s + 1] - first, m_row_offset[s + 1] - m_row_offset[s],
+            m_factor.data() + m_factor_offset[s], m_rows.data() + m_row_offset[s]};
+  }
   // The two triangular sweeps and the pivots on w, already permuted (gather: at least as many
   // rows as the largest supernode has below its columns).
   void solve_permuted(Eigen::VectorXd* w, Eigen::VectorXd* gather) const;
