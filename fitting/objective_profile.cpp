@@ -98,6 +98,22 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
   return result;
 }
 
+void extend_to_point(const ModelParameters& parameters, const std::vector<double>& values,
+                     std::vector<ParameterInterval>* intervals) {
+  for (ParameterInterval& interval : *intervals) {
+    const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(interval.parameter)];
+    const double v = values[static_cast<std::size_t>(interval.parameter)];
+    if (v < interval.lower) {
+      interval.lower = v;
+      interval.lower_at_bound = v <= s.lower;
+    }
+    if (v > interval.upper) {
+      interval.upper = v;
+      interval.upper_at_bound = v >= s.upper;
+    }
+  }
+}
+
 void widen_to_samples(const ModelParameters& parameters,
                       const std::vector<ObjectiveSample>& samples, double threshold,
                       std::vector<ParameterInterval>* intervals) {

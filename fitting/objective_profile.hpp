@@ -35,6 +35,13 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
                                  const std::vector<double>& optimum, double optimum_objective,
                                  double tolerance);
 
+// Extends each interval to contain the point `values` (the reported optimum after the last round of
+// profiles found it away from the point the slices were taken around: those slices, cut at the
+// tolerance of a higher minimum, still bound what the recording leaves open, more loosely; an
+// interval of the new point alone would claim a precision no sample showed).
+void extend_to_point(const ModelParameters& parameters, const std::vector<double>& values,
+                     std::vector<ParameterInterval>* intervals);
+
 // Widens each interval to cover every sample whose objective is within `threshold` (the
 // tolerance above the minimum): on a rough objective or along a valley between two parameters
 // the slice through the optimum understates what the recording leaves open, while the samples of

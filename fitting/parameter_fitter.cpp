@@ -73,9 +73,10 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   // 3. Profile intervals; a better point found there becomes the optimum.
   //    The intervals are always those around the reported optimum: after an improvement the
   //    profile is taken again around the new point (at most kProfileRounds times). When the last
-  //    round still improves (a rough objective), its point is reported and the slices, taken
-  //    around the previous point, are dropped. Either way the intervals are then widened to every
-  //    sample of the search within the tolerance of the optimum.
+  //    round still improves (a rough objective), its point is reported with the last slices, taken
+  //    around the previous point, extended to contain it (dropping them left intervals of the point
+  //    alone, claiming a precision nothing measured). Either way the intervals are then widened to
+  //    every sample of the search within the tolerance of the optimum.
   constexpr int kProfileRounds = 3;
   for (int round = 0; round < kProfileRounds && !fitted.empty(); ++round) {
     const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
@@ -88,12 +89,9 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     if (round + 1 == kProfileRounds) {
       fit.termination +=
           "; the last profile still found a lower objective (a rough objective): reported there, "
-          "intervals from the samples of the search";
-      for (ParameterInterval& in : fit.intervals) {
-        const double v = fit.values[static_cast<std::size_t>(in.parameter)];
-        const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(in.parameter)];
-        in = {in.parameter, v, v, v <= s.lower, v >= s.upper};
-      }
+          "intervals from the last profile's slices around the point before and the samples of "
+          "the search";
+      extend_to_point(parameters, fit.values, &fit.intervals);
       break;
     }
     fit.termination += "; the profile found a lower objective, profiled again there";

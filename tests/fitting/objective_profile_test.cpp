@@ -29,6 +29,25 @@ TEST(WidenToSamples, CoversEverySampleWithinTheThresholdAndNoOther) {
   EXPECT_TRUE(intervals[1].pinned());
 }
 
+TEST(ExtendToPoint, TheSlicesOfThePointBeforeAreStretchedToTheReportedOne) {
+  // The last profile, around α 0.3, μ 1.0, found a lower objective at α 0.36 (μ unchanged) and a
+  // third at μ 2.0, the bound: the intervals must contain the reported point, not shrink to it.
+  const ModelParameters p = alpha_delta_mu_parameters();
+  std::vector<ParameterInterval> intervals{{0, 0.28, 0.32, false, false},
+                                           {2, 0.9, 1.1, false, false}};
+  extend_to_point(p, {0.36, 0.08, 1.0}, &intervals);
+  EXPECT_DOUBLE_EQ(intervals[0].lower, 0.28);
+  EXPECT_DOUBLE_EQ(intervals[0].upper, 0.36);
+  EXPECT_DOUBLE_EQ(intervals[1].lower, 0.9);
+  EXPECT_DOUBLE_EQ(intervals[1].upper, 1.1);
+  EXPECT_TRUE(intervals[0].pinned());
+  extend_to_point(p, {0.2, 0.08, 2.0}, &intervals);
+  EXPECT_DOUBLE_EQ(intervals[0].lower, 0.2);
+  EXPECT_DOUBLE_EQ(intervals[1].upper, 2.0);
+  EXPECT_TRUE(intervals[1].upper_at_bound);
+  EXPECT_FALSE(intervals[1].pinned());
+}
+
 TEST(WidenToSamples, ASampleAtABoundMakesTheIntervalReachIt) {
   // μ flat above the sticking threshold: a sample at the upper bound scores as well as the
   // optimum, so the recording does not pin μ down from above.
