@@ -21,9 +21,15 @@
 namespace clothfit::scenario {
 namespace {
 
-constexpr double kRestEnergyJoules = 1e-5;  // kinetic energy at 2 s: the sheet is at rest
-constexpr double kHangingFraction = 0.75;   // mean node height above z0, as a fraction of the
-                                            // spike height: it hangs on the tips
+// Kinetic energy at the end of a 3 s run (the example's 2 s and one more): the sheet is at rest.
+// When it settles depends on slip events on the tips that move with any change of rounding: at
+// 2 s the energy was 7.9e-6 J in one build and 1.4e-4 J in another (a slip at 1.4 s), and with
+// ε2 = 1e-7 it was 1.8e-5 J; at 3 s all six variants measured (three refactoring thresholds in
+// one build, ε2 = 1e-6 and 1e-7, and this build) were below 4.1e-6 J.
+constexpr double kRestEnergyJoules = 1e-5;
+constexpr double kRestSeconds = 3.0;
+constexpr double kHangingFraction = 0.75;  // mean node height above z0, as a fraction of the
+                                           // spike height: it hangs on the tips
 
 // The needle field's h without being a NeedleField: CollisionSet sees no needles, only the node
 // constraints h(p) ≥ 0 of ContactSet remain.
@@ -87,7 +93,8 @@ class PiercingCheck {
 };
 
 TEST(NeedlesExample, NoNeedlePiercesTheSheetAndItRestsOnThePeaks) {
-  const Scenario s = load_needles();
+  Scenario s = load_needles();
+  s.duration = kRestSeconds;
   ASSERT_EQ(s.model.obstacles.size(), 1u);
   const auto field =
       std::dynamic_pointer_cast<const obstacles::NeedleField>(s.model.obstacles.front());
@@ -115,7 +122,7 @@ TEST(NeedlesExample, NoNeedlePiercesTheSheetAndItRestsOnThePeaks) {
   EXPECT_TRUE(run.ok()) << run.message;
   EXPECT_EQ(non_finite, 0);
   EXPECT_EQ(pierced, 0);
-  ASSERT_EQ(run.steps, 200);
+  ASSERT_EQ(run.steps, 300);
 
   // At rest, hanging on the tips: every node above the saddle height z0 (nothing went down into
   // the pits, whose bottoms are 0.667 m below it), the mean height near the tips.
@@ -129,8 +136,8 @@ TEST(NeedlesExample, NoNeedlePiercesTheSheetAndItRestsOnThePeaks) {
   }
   const double energy =
       testing::kinetic_energy(s.model.mesh, s.model.material.density, last_velocities);
-  std::printf("at 2 s: lowest node %.3f m, mean %.3f m above z0 (tips at %.3f m), KE %.3g J\n",
-              lowest, mean, height, energy);
+  std::printf("at %.0f s: lowest node %.3f m, mean %.3f m above z0 (tips at %.3f m), KE %.3g J\n",
+              kRestSeconds, lowest, mean, height, energy);
   EXPECT_GT(lowest, 0.0);
   EXPECT_GT(mean, kHangingFraction * height);
   EXPECT_LT(mean, height);

@@ -16,9 +16,11 @@
 namespace clothfit::scenario {
 namespace {
 
-void expect_clean_fold(const std::string& example) {
-  const Scenario s =
-      load_scenario((testing::source_dir() / "datasets/examples" / example).string());
+// `duration`: simulated seconds (0: the example's own).
+void expect_clean_fold(const std::string& example, double duration = 0.0) {
+  Scenario s = load_scenario((testing::source_dir() / "datasets/examples" / example).string());
+  if (duration > 0.0)
+    s.duration = duration;
   ASSERT_TRUE(s.model.self_collisions.enabled);
   const double tau0 = s.model.self_collisions.thickness;
   testing::SelfCollisionChecks checks(s.model.mesh);
@@ -74,7 +76,11 @@ TEST(Fold, SheetFoldsOntoItselfWithoutIntersections) {
 }
 
 TEST(Fold, TubeFromObjCollapsesWithoutIntersections) {
-  expect_clean_fold("tube_drop.json");
+  // 3 s instead of the example's 1.5 s: the collapsed tube can rest at 1.0 s or tip over at
+  // 1.2 s and rest by 2.8 s, depending on rounding alone (measured with two builds that differed
+  // only in the summation order of one kernel); the energy of its last 0.5 s then measures jitter,
+  // not when the tipping happened.
+  expect_clean_fold("tube_drop.json", 3.0);
 }
 
 }  // namespace
