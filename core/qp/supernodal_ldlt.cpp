@@ -131,7 +131,8 @@ __attribute__((always_inline)) inline void load4(Double4* v, const double* p) {
 // column_update loads and stores c for every four. The arithmetic per entry is column_update's
 // (c −= l₀a₀ + l₁a₁ + l₂a₂ + l₃a₃ per four t, then the remainder), so both give the same bits.
 // Blocks on the diagonal also write some entries above it, which nobody reads. Reads up to 7 rows
-// past r in l and c (past the end of the last column: the caller pads both arrays).
+// past r in l and c, up to 7 entries past the end of c's last column: the caller pads the front
+// both live in.
 // Cloned for AVX2 like column_update.
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
@@ -469,10 +470,9 @@ void SupernodalLdlt::analyze(const Eigen::SparseMatrix<double>& lower,
 
   m_factor.assign(m_factor_offset[num_super], 0.0);
   m_d.setZero(n);
-  // Padded for lower_rank_update, which reads a few entries past the last column it is given.
+  // The front is padded for lower_rank_update, which reads up to 7 entries past its last column.
   m_front.assign(m_max_front + 8, 0.0);
-  m_stack.assign(m_stack_size + max_panel + 8,
-                 0.0);  // the tail holds L₂₁ D₁ during a factorisation
+  m_stack.assign(m_stack_size + max_panel, 0.0);  // the tail holds L₂₁ D₁ during a factorisation
   m_work.resize(n);
   long max_rows = 0;
   for (int s = 0; s < num_super; ++s)
