@@ -39,6 +39,10 @@ double interval_tolerance(double tolerance, const ObjectiveNoise& noise) {
   return std::max(tolerance, 2.0 * noise.relative());
 }
 
+double interval_reference(double objective, const ObjectiveNoise& noise) {
+  return noise.measured() ? std::max(objective, noise.mean) : objective;
+}
+
 bool within_noise(double objective, const ObjectiveNoise& noise) {
   return noise.measured() && std::abs(objective - noise.mean) <= 2.0 * noise.sd;
 }

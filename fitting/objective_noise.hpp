@@ -36,6 +36,12 @@ ObjectiveNoise measure_objective_noise(ParallelEvaluator& evaluator,
 // be told apart from it.
 double interval_tolerance(double tolerance, const ObjectiveNoise& noise);
 
+// The objective the intervals' tolerance is measured from: the fit's `objective`, or the mean of
+// the noise replicas when that is higher. The optimum's own run is the lowest of all the search's
+// samples, so on a noisy objective it sits in a dip (the winner's curse); a threshold cut above
+// that dip makes the intervals narrower than the tolerance says. Never below `objective`.
+double interval_reference(double objective, const ObjectiveNoise& noise);
+
 // Whether a single run's objective lies within twice the standard deviation of the noise's mean
 // (false when the noise was not measured).
 bool within_noise(double objective, const ObjectiveNoise& noise);

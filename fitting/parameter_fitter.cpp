@@ -99,11 +99,14 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
 
   // 4. The objective's noise at the optimum: where it exceeds half the profile tolerance, the
   //    intervals cover every sample within twice the noise of the minimum instead (the slices
-  //    were cut at the profile tolerance; the samples of the whole search widen them).
+  //    were cut at the profile tolerance; the samples of the whole search widen them). The
+  //    minimum is the replicas' mean where that is higher: the optimum's own run was picked for
+  //    being the lowest sample.
   fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
   fit.interval_tolerance = interval_tolerance(options.profile_tolerance, fit.noise);
-  widen_to_samples(parameters, evaluator.samples(), (1.0 + fit.interval_tolerance) * fit.objective,
-                   &fit.intervals);
+  fit.interval_reference = interval_reference(fit.objective, fit.noise);
+  widen_to_samples(parameters, evaluator.samples(),
+                   (1.0 + fit.interval_tolerance) * fit.interval_reference, &fit.intervals);
 
   // 5. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
   fit.best = objective.evaluate(fit.values, true);
@@ -167,6 +170,7 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   noise["relative"] = fit.noise.relative();
   j["objective_noise"] = noise;
   j["interval_tolerance"] = fit.interval_tolerance;
+  j["interval_reference"] = fit.interval_reference;
   j["mean_error_m"] = fit.best.errors.mean_error_m;
   j["mean_spread_m"] = fit.best.errors.mean_spread_m;
   j["q"] = round_to(fit.best.q, 6);

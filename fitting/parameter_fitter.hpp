@@ -40,7 +40,8 @@ struct FitResult {
   std::vector<ParameterInterval> intervals;  // one per fitted parameter
   ObjectiveNoise noise;                      // replicas of the optimum's run
   double interval_tolerance = 0.0;           // relative, the intervals' threshold above the min
-  long evaluations = 0;                      // simulations run in all
+  double interval_reference = 0.0;  // Σ e_n the threshold is measured from (interval_reference())
+  long evaluations = 0;             // simulations run in all
   double wall_seconds = 0.0;
   std::string termination;
   int threads = 1;

@@ -39,6 +39,16 @@ TEST(ObjectiveNoise, IntervalToleranceIsTwiceTheNoiseWhenThatExceedsTheProfiles)
   EXPECT_DOUBLE_EQ(interval_tolerance(0.05, ObjectiveNoise{}), 0.05);
 }
 
+TEST(ObjectiveNoise, IntervalReferenceIsTheReplicasMeanAboveALuckyMinimum) {
+  // The optimum's run scored 3.40; its replicas 3.43 … 3.52 (mean 3.475): the threshold is cut
+  // above the mean. A minimum above its replicas' mean, or no replicas, keeps the minimum.
+  const ObjectiveNoise replicas = summarize_noise({3.43, 3.45, 3.50, 3.52});
+  EXPECT_DOUBLE_EQ(interval_reference(3.40, replicas), replicas.mean);
+  EXPECT_DOUBLE_EQ(interval_reference(3.60, replicas), 3.60);
+  EXPECT_DOUBLE_EQ(interval_reference(3.40, ObjectiveNoise{}), 3.40);
+  EXPECT_DOUBLE_EQ(interval_reference(3.40, summarize_noise({3.5})), 3.40);  // one replica: none
+}
+
 TEST(ObjectiveNoise, WithinTwiceTheStandardDeviationOfTheMean) {
   const ObjectiveNoise noise = summarize_noise({10.0, 12.0, 14.0});  // mean 12, sd 2
   EXPECT_TRUE(within_noise(15.9, noise));
