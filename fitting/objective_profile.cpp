@@ -117,21 +117,9 @@ void extend_to_point(const ModelParameters& parameters, const std::vector<double
 void widen_to_samples(const ModelParameters& parameters,
                       const std::vector<ObjectiveSample>& samples, double threshold,
                       std::vector<ParameterInterval>* intervals) {
-  for (ParameterInterval& interval : *intervals) {
-    const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(interval.parameter)];
-    for (const ObjectiveSample& sample : samples) {
-      if (!(sample.objective <= threshold))
-        continue;
-      const double v = sample.values[static_cast<std::size_t>(interval.parameter)];
-      if (v < interval.lower) {
-        interval.lower = v;
-        interval.lower_at_bound = v <= s.lower;
-      }
-      if (v > interval.upper) {
-        interval.upper = v;
-        interval.upper_at_bound = v >= s.upper;
-      }
-    }
+  for (const ObjectiveSample& sample : samples) {
+    if (sample.objective <= threshold)
+      extend_to_point(parameters, sample.values, intervals);
   }
 }
 
