@@ -70,8 +70,9 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
     const fitting::ParameterSpec& s = parameters.specs()[i];
     char truth_text[32] = "-";
     bool missed = false;
+    double t = 0.0;
     if (truth.is_object() && truth.contains(s.name)) {
-      const double t = truth[s.name].get<double>();
+      t = truth[s.name].get<double>();
       std::snprintf(truth_text, sizeof truth_text, "%.4g", t);
       missed = fitting::misses_truth(s.name, fit.values[i], t);
     }
@@ -82,18 +83,17 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
       if (in.parameter == static_cast<int>(i)) {
         std::snprintf(interval, sizeof interval, "[%.4g, %.4g]", in.lower, in.upper);
         pinned = in.pinned() ? "yes" : "no (the interval reaches a bound)";
-        truth_inside = missed && in.lower <= truth[s.name].get<double>() &&
-                       truth[s.name].get<double>() <= in.upper;
+        truth_inside = missed && in.contains(t);
       }
     }
-    const char* verdict = !missed ? ""
-                          : truth_inside
-                              ? "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ), "
-                                "but the truth is inside the interval: not pinned down to that"
-                              : "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ), "
-                                "the truth outside the interval";
-    std::printf("%-12s %12.4g %12s %24s  %s%s\n", s.name.c_str(), fit.values[i], truth_text,
-                interval, pinned, verdict);
+    const char* verdict = !missed        ? ""
+                          : truth_inside ? ", but the truth is inside the interval: not pinned "
+                                           "down to that"
+                                         : ", the truth outside the interval";
+    std::printf("%-12s %12.4g %12s %24s  %s%s%s\n", s.name.c_str(), fit.values[i], truth_text,
+                interval, pinned,
+                missed ? "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ)" : "",
+                verdict);
   }
   std::printf("\nmean error e  %.3f cm   mean spread s  %.3f cm   objective sum(e_n) %.4g m\n",
               100 * fit.best.errors.mean_error_m, 100 * fit.best.errors.mean_spread_m,

@@ -19,8 +19,8 @@ struct FitReportParameter {
   bool fitted = false;
   double lower = 0.0;  // search bounds (NaN when the file leaves them out: fixed parameters)
   double upper = 0.0;
-  std::optional<std::pair<double, double>>
-      interval;        // where sum(e_n) stays within 5 % (or 2 × noise)
+  // Where sum(e_n) stays within 5 % (or 2 × noise).
+  std::optional<std::pair<double, double>> interval;
   bool pinned = true;  // false: the interval reaches a bound
   std::optional<double> truth;
 };

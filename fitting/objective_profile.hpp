@@ -18,6 +18,7 @@ struct ParameterInterval {
   // Pinned down: the interval ends inside the bounds on both sides (reaching a lower bound of 0,
   // the physical limit of every parameter, still counts as pinned).
   bool pinned() const { return !(lower_at_bound && lower > 0.0) && !upper_at_bound; }
+  bool contains(double value) const { return lower <= value && value <= upper; }
 };
 
 struct ProfileResult {
@@ -35,10 +36,8 @@ ProfileResult profile_parameters(ParallelEvaluator& evaluator, const ModelParame
                                  const std::vector<double>& optimum, double optimum_objective,
                                  double tolerance);
 
-// Extends each interval to contain the point `values` (the reported optimum after the last round of
-// profiles found it away from the point the slices were taken around: those slices, cut at the
-// tolerance of a higher minimum, still bound what the recording leaves open, more loosely; an
-// interval of the new point alone would claim a precision no sample showed).
+// Extends each interval to contain the point `values` (all parameters), marking the bounds it
+// reaches.
 void extend_to_point(const ModelParameters& parameters, const std::vector<double>& values,
                      std::vector<ParameterInterval>* intervals);
 

@@ -40,7 +40,6 @@ ContactSet::ContactSet(const mesh::QuadMesh& mesh,
   m_impulse.assign(keys, 0.0);
   m_bound.assign(keys, 0.0);
   m_reaction.assign(keys, Eigen::Vector3d::Zero());
-  m_slid.assign(keys, 0);
   m_row_at_bound.assign(keys, {0, 0});
   m_direction.assign(keys, Eigen::Vector3d::Zero());
   m_aligned.assign(keys, -1);
@@ -141,7 +140,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       if (!same_basis) {
         const Eigen::Vector3d& reaction = m_reaction[k];
         const Eigen::Vector3d tangential_slip = slip - slip.dot(normal) * normal;
-        const bool sliding = m_slid[k] && tangential_slip.norm() > kNoSlip;
+        const bool sliding = slid(k) && tangential_slip.norm() > kNoSlip;
         m_direction[k] =
             sliding || reaction.squaredNorm() == 0.0 ? Eigen::Vector3d(-slip) : reaction;
         m_aligned[k] = m_step;
@@ -168,7 +167,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       // friction box, and starting only t1 there cost two working-set changes per contact in
       // every QP of the step (a t2 row going to its bound, then a contact row leaving and
       // entering again around it).
-      if (same_basis && m_slid[k]) {
+      if (same_basis) {
         // Recorded per row, not read back from the reaction: on a curved obstacle the normal,
         // and with it the basis, turns a little from one iteration to the next, and a reaction
         // at a corner of the old box projects just inside the new one.
@@ -176,7 +175,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
         start->pinned_at_bound.push_back(m_row_at_bound[k][1]);
       } else {
         const double along = m_reaction[k].dot(rows.t1);
-        start->pinned_at_bound.push_back(!m_slid[k] || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
+        start->pinned_at_bound.push_back(!slid(k) || along == 0.0 ? 0 : along > 0.0 ? 1 : -1);
         start->pinned_at_bound.push_back(0);
       }
       m_friction.push_back(rows);
@@ -221,21 +220,16 @@ void ContactSet::record(const qp::QpSolution& solution) {
     m_bound[rows.key] = rows.bound;  // kept for the relaxation even if the contact separated
     if (m_impulse[rows.key] <= 0.0) {
       m_reaction[rows.key].setZero();
-      m_slid[rows.key] = 0;
       m_row_at_bound[rows.key] = {0, 0};
       continue;
     }
     m_reaction[rows.key] = s1 * rows.t1 + s2 * rows.t2;
-    const double tolerance = 1e-9 * rows.bound;
-    const bool held =
-        std::abs(s1) < rows.bound - tolerance && std::abs(s2) < rows.bound - tolerance;
-    m_slid[rows.key] = held ? 0 : 1;
-    const double at_bound = rows.bound - tolerance;
+    const double at_bound = rows.bound - 1e-9 * rows.bound;
     const auto side = [at_bound](double force) -> signed char {
       return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;
     };
     m_row_at_bound[rows.key] = {side(s1), side(s2)};
-    m_sticking += held ? 1 : 0;
+    m_sticking += slid(rows.key) ? 0 : 1;
   }
 }
 

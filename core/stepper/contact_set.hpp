@@ -87,6 +87,8 @@ class ContactSet {
     Eigen::Vector3d t1, t2;  // tangent basis of the two rows
   };
   int key(int obstacle, int point) const { return obstacle * m_points + point; }
+  // The contact slid in the last QP: one of its friction rows ended at its bound.
+  bool slid(int k) const { return m_row_at_bound[k][0] != 0 || m_row_at_bound[k][1] != 0; }
 
   const mesh::QuadMesh& m_mesh;
   std::vector<std::shared_ptr<const obstacles::Obstacle>> m_obstacles;
@@ -100,8 +102,8 @@ class ContactSet {
   std::vector<double> m_impulse;            // per key: last normal multiplier γ (≥ 0)
   std::vector<double> m_bound;              // per key: friction bound of the last QP (relaxation)
   std::vector<Eigen::Vector3d> m_reaction;  // per key: last tangential friction reaction
-  std::vector<char> m_slid;                 // per key: the reaction was at its bound
   // per key: where each friction row (t1, t2) ended in the last QP: −1 / +1 at −b / +b, else 0
+  // (both 0 for a contact that held or separated)
   std::vector<std::array<signed char, 2>> m_row_at_bound;
   std::vector<Eigen::Vector3d> m_direction;  // per key: t1's direction in this step
   std::vector<long> m_aligned;               // per key: the step (m_step) t1 was chosen in

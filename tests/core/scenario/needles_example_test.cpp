@@ -23,7 +23,8 @@ namespace {
 
 // Kinetic energy at the end of a 3 s run (the example's 2 s and one more): the sheet is at rest.
 // When it settles depends on slip events on the tips that move with any change of rounding: at
-// 2 s the energy was 7.9e-6 J in one build and 1.4e-4 J in another (a slip at 1.4 s), and with
+// 2 s the energy was 7.9e-6 J with the defaults and 1.4e-4 J with refactor_contraction 0.7 (a slip
+// at 1.4 s), and with
 // ε2 = 1e-7 it was 1.8e-5 J; at 3 s all six variants measured (three refactoring thresholds in
 // one build, ε2 = 1e-6 and 1e-7, and this build) were below 4.1e-6 J.
 constexpr double kRestEnergyJoules = 1e-5;

@@ -78,8 +78,8 @@ TEST(Fold, SheetFoldsOntoItselfWithoutIntersections) {
 TEST(Fold, TubeFromObjCollapsesWithoutIntersections) {
   // 3 s instead of the example's 1.5 s: the collapsed tube can rest at 1.0 s or tip over at
   // 1.2 s and rest by 2.8 s, depending on rounding alone (measured with two builds that differed
-  // only in the summation order of one kernel); the energy of its last 0.5 s then measures jitter,
-  // not when the tipping happened.
+  // only in the summation order of the LDLᵀ's kernels); the energy of its last 0.5 s then measures
+  // jitter, not when the tipping happened.
   expect_clean_fold("tube_drop.json", 3.0);
 }
 
