@@ -2,8 +2,11 @@
 
 #include <ceres/ceres.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <ostream>
 
 namespace clothfit::fitting {
@@ -15,10 +18,13 @@ void residuals_of(const Evaluation& e, double* residuals) {
     residuals[n] = e.frames[n].visible > 0 ? std::sqrt(e.frames[n].error_m) : 0.0;
 }
 
+// Σ e_n as Ceres' cost. Ceres asks for the same point more than once (the projected line search's
+// last trial is evaluated again as the candidate, and an accepted candidate again with its
+// Jacobian), so every run's residuals are kept by point and a point is simulated once.
 class SimulationCost : public ceres::CostFunction {
  public:
   SimulationCost(ParallelEvaluator& evaluator, const ModelParameters& parameters,
-                 std::vector<double> base, std::vector<int> fitted, int residual_count,
+                 std::vector<double> base, std::vector<int> fitted, const Evaluation& at_base,
                  double relative_step)
       : m_evaluator(evaluator),
         m_parameters(parameters),
@@ -26,7 +32,8 @@ class SimulationCost : public ceres::CostFunction {
         m_fitted(std::move(fitted)),
         m_relative_step(relative_step) {
     mutable_parameter_block_sizes()->push_back(static_cast<int>(m_fitted.size()));
-    set_num_residuals(residual_count);
+    set_num_residuals(static_cast<int>(at_base.frames.size()));
+    remember(m_base, at_base);
   }
 
   bool Evaluate(double const* const* x, double* residuals, double** jacobians) const override {
@@ -52,29 +59,26 @@ class SimulationCost : public ceres::CostFunction {
         }
       }
     }
-    const std::vector<Evaluation> runs = m_evaluator.evaluate(points, "refine", true);
-    for (const Evaluation& e : runs) {
-      if (!e.ok)
+    const std::vector<const std::vector<double>*> runs = residuals_at(points);
+    for (const std::vector<double>* r : runs) {
+      if (!r)
         return false;  // Ceres treats the step as unsuccessful and shrinks the trust region
     }
-    residuals_of(runs[0], residuals);
+    std::copy(runs[0]->begin(), runs[0]->end(), residuals);
     if (jacobians && jacobians[0]) {
       const int m = num_residuals();
-      std::vector<double> plus(static_cast<std::size_t>(m)), minus(static_cast<std::size_t>(m));
       std::size_t run = 1;
       for (std::size_t i = 0; i < p; ++i) {
-        residuals_of(runs[run++], plus.data());
+        const std::vector<double>& plus = *runs[run++];
+        const double* minus = residuals;
         double width = steps[i];
         if (central[i]) {
-          residuals_of(runs[run++], minus.data());
+          minus = runs[run++]->data();
           width = 2.0 * steps[i];
-        } else {
-          for (int n = 0; n < m; ++n)
-            minus[static_cast<std::size_t>(n)] = residuals[n];
         }
         for (int n = 0; n < m; ++n) {
           jacobians[0][n * static_cast<int>(p) + static_cast<int>(i)] =
-              (plus[static_cast<std::size_t>(n)] - minus[static_cast<std::size_t>(n)]) / width;
+              (plus[static_cast<std::size_t>(n)] - minus[n]) / width;
         }
       }
     }
@@ -82,6 +86,39 @@ class SimulationCost : public ceres::CostFunction {
   }
 
  private:
+  // Residuals of a run (null: the run failed).
+  using Residuals = std::optional<std::vector<double>>;
+
+  void remember(const std::vector<double>& point, const Evaluation& e) const {
+    Residuals r;
+    if (e.ok) {
+      r.emplace(e.frames.size());
+      residuals_of(e, r->data());
+    }
+    m_runs.emplace(point, std::move(r));
+  }
+
+  // The residuals at every point, simulating (in one parallel batch) those not run before.
+  std::vector<const std::vector<double>*> residuals_at(
+      const std::vector<std::vector<double>>& points) const {
+    std::vector<std::vector<double>> missing;
+    for (const std::vector<double>& point : points) {
+      if (!m_runs.count(point) && std::find(missing.begin(), missing.end(), point) == missing.end())
+        missing.push_back(point);
+    }
+    if (!missing.empty()) {
+      const std::vector<Evaluation> runs = m_evaluator.evaluate(missing, "refine", true);
+      for (std::size_t k = 0; k < missing.size(); ++k)
+        remember(missing[k], runs[k]);
+    }
+    std::vector<const std::vector<double>*> out;
+    for (const std::vector<double>& point : points) {
+      const Residuals& r = m_runs.at(point);
+      out.push_back(r ? &*r : nullptr);
+    }
+    return out;
+  }
+
   std::vector<double> values_at(const double* x) const {
     std::vector<double> v = m_base;
     for (std::size_t i = 0; i < m_fitted.size(); ++i)
@@ -94,6 +131,7 @@ class SimulationCost : public ceres::CostFunction {
   std::vector<double> m_base;
   std::vector<int> m_fitted;
   double m_relative_step;
+  mutable std::map<std::vector<double>, Residuals> m_runs;  // by point (all parameters)
 };
 
 class ProgressCallback : public ceres::IterationCallback {
@@ -131,8 +169,8 @@ RefinementResult refine_with_ceres(ParallelEvaluator& evaluator, const ModelPara
   for (int i : fitted)
     x.push_back(start[static_cast<std::size_t>(i)]);
   ceres::Problem problem;
-  auto* cost = new SimulationCost(evaluator, parameters, start, fitted,
-                                  static_cast<int>(at_start.frames.size()), options.relative_step);
+  auto* cost =
+      new SimulationCost(evaluator, parameters, start, fitted, at_start, options.relative_step);
   problem.AddResidualBlock(cost, nullptr, x.data());
   for (std::size_t i = 0; i < fitted.size(); ++i) {
     const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(fitted[i])];
@@ -146,6 +184,10 @@ RefinementResult refine_with_ceres(ParallelEvaluator& evaluator, const ModelPara
   solver.parameter_tolerance = options.parameter_tolerance;
   solver.num_threads = 1;  // the simulations inside a cost evaluation run in parallel
   solver.logging_type = ceres::SILENT;
+  // With bounds, every step goes through a projected Armijo line search. Its default cubic
+  // interpolation asks for the gradient at each trial point, which here is 2p + 1 simulations;
+  // quadratic interpolation needs only the cost (one simulation per trial).
+  solver.line_search_interpolation_type = ceres::QUADRATIC;
   ProgressCallback callback(progress);
   solver.callbacks.push_back(&callback);
   ceres::Solver::Summary summary;
@@ -154,6 +196,9 @@ RefinementResult refine_with_ceres(ParallelEvaluator& evaluator, const ModelPara
     result.values[static_cast<std::size_t>(fitted[i])] = x[i];
   result.objective = 2.0 * summary.final_cost;
   result.iterations = static_cast<int>(summary.iterations.size()) - 1;
+  result.successful_steps = summary.num_successful_steps;
+  result.unsuccessful_steps = summary.num_unsuccessful_steps;
+  result.line_search_steps = summary.num_line_search_steps;
   result.termination = summary.BriefReport();
   return result;
 }

@@ -24,6 +24,9 @@ struct RefinementResult {
   std::vector<double> values;  // all parameters (fixed ones unchanged)
   double objective = 0.0;      // Σ e_n at values, m
   int iterations = 0;
+  // Ceres' counts: steps accepted (the start included) and rejected, and trial points of the
+  // projected line search.
+  int successful_steps = 0, unsuccessful_steps = 0, line_search_steps = 0;
   std::string termination;  // Ceres' summary, one line
 };
 
