@@ -103,9 +103,12 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
               fit.evaluations / fit.wall_seconds, fit.threads);
   if (fit.noise.measured()) {
     std::printf(
-        "objective noise %.2f %% (%zu perturbed replicas of the optimum's run: mean %.4g m, "
-        "sd %.4g m)%s\n",
-        100.0 * fit.noise.relative(), fit.noise.objectives.size(), fit.noise.mean, fit.noise.sd,
+        "objective noise %.2f %% (%zu perturbed replicas of %s: mean %.4g m, sd %.4g m)%s\n",
+        100.0 * fit.noise.relative(), fit.noise.objectives.size(),
+        fit.noise_values == fit.values
+            ? "the optimum's run"
+            : "the run the optimum was found from, within twice the noise",
+        fit.noise.mean, fit.noise.sd,
         // interval_tolerance is max(profile tolerance, 2 × noise): one of the two.
         fit.interval_tolerance == 2.0 * fit.noise.relative()
             ? "; the intervals are cut at twice the noise"

@@ -43,6 +43,10 @@ double interval_reference(double objective, const ObjectiveNoise& noise) {
   return noise.measured() ? std::max(objective, noise.mean) : objective;
 }
 
+bool resolved_improvement(double objective, double lower, const ObjectiveNoise& noise) {
+  return !noise.measured() || objective - lower > 2.0 * noise.sd;
+}
+
 bool within_noise(double objective, const ObjectiveNoise& noise) {
   return noise.measured() && std::abs(objective - noise.mean) <= 2.0 * noise.sd;
 }

@@ -42,6 +42,10 @@ double interval_tolerance(double tolerance, const ObjectiveNoise& noise);
 // that dip makes the intervals narrower than the tolerance says. Never below `objective`.
 double interval_reference(double objective, const ObjectiveNoise& noise);
 
+// Whether `lower` improves on `objective` by more than twice the noise's standard deviation: an
+// improvement the noise does not explain (always, when the noise was not measured).
+bool resolved_improvement(double objective, double lower, const ObjectiveNoise& noise);
+
 // Whether a single run's objective lies within twice the standard deviation of the noise's mean
 // (false when the noise was not measured).
 bool within_noise(double objective, const ObjectiveNoise& noise);

@@ -70,13 +70,20 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     fit.termination += "; kept the best grid point";
   }
 
-  // 3. Profile intervals; a better point found there becomes the optimum.
+  // 3. The objective's noise at the refined point (perturbed replicas of its run): differences
+  //    smaller than twice its standard deviation say nothing about the parameters.
+  fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
+  fit.noise_values = fit.values;
+
+  // 4. Profile intervals; a better point found there becomes the optimum.
   //    The intervals are always those around the reported optimum: after an improvement the
-  //    profile is taken again around the new point (at most kProfileRounds times). When the last
-  //    round still improves (a rough objective), its point is reported with the last slices, taken
-  //    around the previous point, extended to contain it (dropping them left intervals of the point
-  //    alone, claiming a precision nothing measured). Either way the intervals are then widened to
-  //    every sample of the search within the tolerance of the optimum.
+  //    profile is taken again around the new point (at most kProfileRounds times), and the noise
+  //    measured there. When the improvement is within twice the noise (the profile's samples
+  //    scatter that much on a rough objective, so a lower one says nothing), or the last round
+  //    still improves, the lower point is reported with the slices just taken around the point
+  //    before, extended to contain it (dropping them left intervals of the point alone, claiming a
+  //    precision nothing measured). Either way the intervals are then widened to every sample of
+  //    the search within the tolerance of the optimum.
   constexpr int kProfileRounds = 3;
   for (int round = 0; round < kProfileRounds && !fitted.empty(); ++round) {
     const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
@@ -84,8 +91,20 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     fit.intervals = profile.intervals;
     if (!profile.improved)
       break;
+    const bool beyond_noise =
+        resolved_improvement(fit.objective, profile.best_objective, fit.noise);
     fit.values = profile.best_values;
     fit.objective = profile.best_objective;
+    if (!beyond_noise) {
+      fit.termination +=
+          "; the profile found a lower objective within twice the noise: reported there, "
+          "intervals from the profile's slices around the point before and the samples of the "
+          "search";
+      extend_to_point(parameters, fit.values, &fit.intervals);
+      break;
+    }
+    fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
+    fit.noise_values = fit.values;
     if (round + 1 == kProfileRounds) {
       fit.termination +=
           "; the last profile still found a lower objective (a rough objective): reported there, "
@@ -97,18 +116,17 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     fit.termination += "; the profile found a lower objective, profiled again there";
   }
 
-  // 4. The objective's noise at the optimum: where it exceeds half the profile tolerance, the
+  // 5. The intervals' threshold: where the noise exceeds half the profile tolerance, the
   //    intervals cover every sample within twice the noise of the minimum instead (the slices
   //    were cut at the profile tolerance; the samples of the whole search widen them). The
   //    minimum is the replicas' mean where that is higher: the optimum's own run was picked for
   //    being the lowest sample.
-  fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
   fit.interval_tolerance = interval_tolerance(options.profile_tolerance, fit.noise);
   fit.interval_reference = interval_reference(fit.objective, fit.noise);
   widen_to_samples(parameters, evaluator.samples(),
                    (1.0 + fit.interval_tolerance) * fit.interval_reference, &fit.intervals);
 
-  // 5. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
+  // 6. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
   fit.best = objective.evaluate(fit.values, true);
   fit.objective = fit.best.objective;
   fit.evaluations = evaluator.evaluations() + 1;
@@ -168,6 +186,10 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   noise["mean"] = fit.noise.mean;
   noise["sd"] = fit.noise.sd;
   noise["relative"] = fit.noise.relative();
+  nlohmann::json at = nlohmann::json::object();  // where the replicas ran: all parameters
+  for (std::size_t i = 0; i < fit.noise_values.size() && i < parameters.specs().size(); ++i)
+    at[parameters.specs()[i].name] = fit.noise_values[i];
+  noise["at"] = at;
   j["objective_noise"] = noise;
   j["interval_tolerance"] = fit.interval_tolerance;
   j["interval_reference"] = fit.interval_reference;

@@ -38,8 +38,11 @@ struct FitResult {
   int grid_evaluations = 0;
   int refinement_iterations = 0;
   std::vector<ParameterInterval> intervals;  // one per fitted parameter
-  ObjectiveNoise noise;                      // replicas of the optimum's run
-  double interval_tolerance = 0.0;           // relative, the intervals' threshold above the min
+  // Replicas of the run at noise_values: the optimum, or the point the profile found it from when
+  // it scored lower by less than twice the noise.
+  ObjectiveNoise noise;
+  std::vector<double> noise_values;
+  double interval_tolerance = 0.0;  // relative, the intervals' threshold above the min
   double interval_reference = 0.0;  // Σ e_n the threshold is measured from (interval_reference())
   long evaluations = 0;             // simulations run in all
   double wall_seconds = 0.0;

@@ -57,6 +57,15 @@ TEST(ObjectiveNoise, WithinTwiceTheStandardDeviationOfTheMean) {
   EXPECT_FALSE(within_noise(12.0, summarize_noise({12.0})));  // not measured
 }
 
+TEST(ObjectiveNoise, AnImprovementIsResolvedBeyondTwiceTheStandardDeviation) {
+  // The fit re-profiles around a lower point only when the noise does not explain it.
+  const ObjectiveNoise noise = summarize_noise({10.0, 12.0, 14.0});  // sd 2
+  EXPECT_TRUE(resolved_improvement(12.0, 7.9, noise));
+  EXPECT_FALSE(resolved_improvement(12.0, 8.1, noise));
+  EXPECT_FALSE(resolved_improvement(12.0, 12.5, noise));             // not an improvement at all
+  EXPECT_TRUE(resolved_improvement(12.0, 11.99, ObjectiveNoise{}));  // not measured: any
+}
+
 // The first `frames` frames of the bundled polyester_tablecloth_high recording (α, δ fixed, μ at
 // its truth 1.0 unless swept).
 struct TableRecording {
