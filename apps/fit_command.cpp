@@ -31,10 +31,11 @@ const char* kUsage =
     "Fits the scenario's free parameters (alpha, delta, mu.<obstacle> given as {\"min\",\"max\"})\n"
     "to its recording: a parallel grid search over the bounds, a bounded Ceres refinement from\n"
     "the best grid point, and for each parameter the interval where the objective sum(e_n)\n"
-    "stays within 5 % of its minimum. The optimum's run is repeated with perturbations far\n"
-    "below what a recording resolves (--noise-replicas); where the motion is unstable their\n"
+    "stays within 5 % of its minimum. The refined optimum's run is repeated with perturbations\n"
+    "far below what a recording resolves (--noise-replicas); where the motion is unstable their\n"
     "spread, the objective's noise, can exceed 5 %, and the intervals then cover every sample\n"
-    "within twice the noise of the minimum. Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per\n"
+    "within twice the noise of the minimum (a lower point within it is reported, not profiled\n"
+    "again). Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per\n"
     "frame), DIR/markers.csv (simulated and recorded markers) and DIR/errors.svg (e_n, s_n\n"
     "over time, contact shaded) and prints the error table. Exit "
     "code 0 on success, 1 when the simulations failed, 2 for bad input.\n\n"
@@ -143,9 +144,10 @@ int run_fit_command(int argc, char** argv) {
       "grid points per fitted parameter; default: fit.grid, else 5 (≤ 2 parameters) or 4")(
       "refine-iterations", po::value(&refine),
       "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
-      "(20)")("noise-replicas", po::value(&noise_replicas),
-              "perturbed replicas of the optimum's run that measure the objective's noise (0: "
-              "none); default: fit.noise_replicas (6)")(
+      "(20)")(
+      "noise-replicas", po::value(&noise_replicas),
+      "perturbed replicas of the refined optimum's run (and of each point a profile "
+      "moves to) that measure the objective's noise (0: none); default: fit.noise_replicas (6)")(
       "compare-solvers", "also run the optimum with the interior-point QP solver and report its q")(
       "quiet,q", "no progress output on stderr");
   po::variables_map vm;

@@ -74,16 +74,17 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   //    smaller than twice its standard deviation say nothing about the parameters.
   fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
   fit.noise_values = fit.values;
+  std::vector<double> anchor = fit.values;  // the last point reached by a resolved improvement
 
   // 4. Profile intervals; a better point found there becomes the optimum.
   //    The intervals are always those around the reported optimum: after an improvement the
-  //    profile is taken again around the new point (at most kProfileRounds times), and the noise
-  //    measured there. When the improvement is within twice the noise (the profile's samples
-  //    scatter that much on a rough objective, so a lower one says nothing), or the last round
-  //    still improves, the lower point is reported with the slices just taken around the point
-  //    before, extended to contain it (dropping them left intervals of the point alone, claiming a
-  //    precision nothing measured). Either way the intervals are then widened to every sample of
-  //    the search within the tolerance of the optimum.
+  //    profile is taken again around the new point (at most kProfileRounds times). When the
+  //    improvement is within twice the noise (the profile's samples scatter that much on a rough
+  //    objective, so a lower one says nothing), or the last round still improves, the lower point
+  //    is reported with the slices just taken around the point before, extended to contain it
+  //    (dropping them left intervals of the point alone, claiming a precision nothing measured).
+  //    Either way the intervals are then widened to every sample of the search within the tolerance
+  //    of the optimum.
   constexpr int kProfileRounds = 3;
   for (int round = 0; round < kProfileRounds && !fitted.empty(); ++round) {
     const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
@@ -103,8 +104,7 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
       extend_to_point(parameters, fit.values, &fit.intervals);
       break;
     }
-    fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
-    fit.noise_values = fit.values;
+    anchor = fit.values;
     if (round + 1 == kProfileRounds) {
       fit.termination +=
           "; the last profile still found a lower objective (a rough objective): reported there, "
@@ -116,11 +116,16 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
     fit.termination += "; the profile found a lower objective, profiled again there";
   }
 
-  // 5. The intervals' threshold: where the noise exceeds half the profile tolerance, the
-  //    intervals cover every sample within twice the noise of the minimum instead (the slices
-  //    were cut at the profile tolerance; the samples of the whole search widen them). The
-  //    minimum is the replicas' mean where that is higher: the optimum's own run was picked for
+  // 5. The noise again where a resolved improvement moved the optimum (the replicas' mean there is
+  //    the reference below). The intervals' threshold: where the noise exceeds half the profile
+  //    tolerance, the intervals cover every sample within twice the noise of the minimum instead
+  //    (the slices were cut at the profile tolerance; the samples of the whole search widen them).
+  //    The minimum is the replicas' mean where that is higher: the optimum's own run was picked for
   //    being the lowest sample.
+  if (anchor != fit.noise_values) {
+    fit.noise = measure_objective_noise(evaluator, anchor, options.noise_replicas);
+    fit.noise_values = anchor;
+  }
   fit.interval_tolerance = interval_tolerance(options.profile_tolerance, fit.noise);
   fit.interval_reference = interval_reference(fit.objective, fit.noise);
   widen_to_samples(parameters, evaluator.samples(),
