@@ -35,10 +35,10 @@ const char* kUsage =
     "far below what a recording resolves (--noise-replicas); where the motion is unstable their\n"
     "spread, the objective's noise, can exceed 5 %, and the intervals then cover every sample\n"
     "within twice the noise of the minimum (a lower point within it is reported, not profiled\n"
-    "again). Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per\n"
-    "frame), DIR/markers.csv (simulated and recorded markers) and DIR/errors.svg (e_n, s_n\n"
-    "over time, contact shaded) and prints the error table. Exit "
-    "code 0 on success, 1 when the simulations failed, 2 for bad input.\n\n"
+    "again). Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per frame), DIR/markers.csv\n"
+    "(simulated and recorded markers) and DIR/errors.svg (e_n, s_n over time, contact shaded)\n"
+    "and prints the error table. Exit code 0 on success, 1 when the simulations failed, 2 for\n"
+    "bad input.\n\n"
     "options";
 
 // The parameter values of the truth file (fixed parameters and any it leaves out at the fit's
@@ -146,8 +146,9 @@ int run_fit_command(int argc, char** argv) {
       "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
       "(20)")(
       "noise-replicas", po::value(&noise_replicas),
-      "perturbed replicas of the refined optimum's run (and of each point a profile "
-      "moves to) that measure the objective's noise (0: none); default: fit.noise_replicas (6)")(
+      "perturbed replicas of the refined optimum's run (again at the final one when a profile "
+      "moved it by more than the noise) that measure the objective's noise (0: none); default: "
+      "fit.noise_replicas (6)")(
       "compare-solvers", "also run the optimum with the interior-point QP solver and report its q")(
       "quiet,q", "no progress output on stderr");
   po::variables_map vm;

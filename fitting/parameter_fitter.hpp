@@ -21,8 +21,9 @@ struct FitOptions {
   int threads = 0;      // 0: all hardware threads
   RefinementOptions refinement;
   double profile_tolerance = 0.05;
-  // Perturbed replicas of the optimum's run that measure the objective's noise; the intervals
-  // then use max(profile_tolerance, 2 × relative noise). 0: no replicas, profile_tolerance only.
+  // Perturbed replicas of the refined optimum's run (and of the final one when a profile moved it
+  // by more than the noise) that measure the objective's noise; the intervals then use
+  // max(profile_tolerance, 2 × relative noise). 0: no replicas, profile_tolerance only.
   int noise_replicas = 6;
   std::ostream* progress = nullptr;  // progress lines (stderr in the CLI)
 };

@@ -38,7 +38,7 @@ struct FitSettings {
   int threads = 0;      // 0: all hardware threads
   int max_refinement_iterations = 20;  // Ceres iterations after the grid search (0: grid only)
   double profile_tolerance = 0.05;  // interval where the objective is within this fraction of min
-  int noise_replicas = 6;  // perturbed replicas of the optimum's run (objective_noise.hpp); 0: none
+  int noise_replicas = 6;  // perturbed replicas measuring the noise (objective_noise.hpp); 0: none
 };
 
 struct RecordingScenario {
