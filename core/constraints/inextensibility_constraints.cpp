@@ -226,7 +226,7 @@ Eigen::SparseMatrix<double> InextensibilityConstraints::make_curvature() const {
 }
 
 void InextensibilityConstraints::curvature(const Eigen::VectorXd& lambda,
-                                           Eigen::SparseMatrix<double>* k) const {
+                                           Eigen::SparseMatrix<double>* k, bool exact) const {
   assert(lambda.size() == size() && k->nonZeros() == m_curvature_nonzeros);
   double* values = k->valuePtr();
   std::fill(values, values + m_curvature_nonzeros, 0.0);
@@ -243,6 +243,11 @@ void InextensibilityConstraints::curvature(const Eigen::VectorXd& lambda,
       }
     }
   };
+  if (exact) {
+    for (int i = 0; i < size(); ++i)
+      add_block(i, 2.0 * lambda[i]);
+    return;
+  }
   // Metric rows come in (E, F, G) triples of one node, sharing the node set.
   for (int i = 0; i < m_num_metric; i += 3) {
     const double shear = std::abs(lambda[i + 1]);

@@ -52,8 +52,11 @@ class InextensibilityConstraints {
   // tension stiffens, compression is left out. A shear row F_k enters exactly, together with
   // |λ_F| (Q_E + Q_G) of the same node, which bounds it from below (2|Q_F| ≼ Q_E + Q_G). The
   // pattern is fixed; `curvature` must come from make_curvature().
+  // `exact`: Σ_i λ_i ∇²C_i itself (K ⊗ I₃ exactly, compression included), which is indefinite
+  // where the sheet is compressed enough.
   Eigen::SparseMatrix<double> make_curvature() const;
-  void curvature(const Eigen::VectorXd& lambda, Eigen::SparseMatrix<double>* curvature) const;
+  void curvature(const Eigen::VectorXd& lambda, Eigen::SparseMatrix<double>* curvature,
+                 bool exact = false) const;
 
   // max |C_i| over the metric rows and max |‖p_a − p_b‖/L − 1| over the boundary edges: the
   // dimensionless violation reported to users.

@@ -214,6 +214,14 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
       summary.message = "factorisation of the equality KKT matrix failed";
       return summary;
     }
+    if (!m_kkt->convex()) {
+      m_factored = false;
+      summary.termination = QpTermination::kNotConvex;
+      summary.message =
+          "the curvature makes the QP nonconvex on the equality rows' null space "
+          "(wrong inertia of the KKT matrix)";
+      return summary;
+    }
   }
   // Pinned rows the warm start puts at their bound push with ±b from the start: their forces join
   // f in the first solve.

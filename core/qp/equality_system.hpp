@@ -6,7 +6,8 @@
 // which the active-set solver solves once for the equality-only solution, once for all the rows it
 // starts from together (solve_columns) and once for each row entering the working set later. Two
 // implementations: DelassusFactorization (K = 0: a Cholesky of A_E D⁻¹ A_Eᵀ) and
-// SaddlePointFactorization (any PSD K: an LDLᵀ of the quasi-definite matrix).
+// SaddlePointFactorization (any K with D + K positive definite on the null space of A_E: an LDLᵀ,
+// quasi-definite when K is positive semidefinite, whose inertia says whether K was acceptable).
 // Both add ε = relative_regularization · mean(diag A_E D⁻¹ A_Eᵀ) to keep rank-deficient A_E (a
 // flat sheet: DESIGN.md §2 traps) factorable and refine against the unregularised system.
 #pragma once
@@ -24,6 +25,9 @@ class EqualitySystem {
   // factorisation fails.
   virtual bool factorize(const QpProblem& problem, double relative_regularization,
                          int refinement_steps) = 0;
+  // After a successful factorize(): whether the QP is convex on the null space of A_E, i.e. the
+  // matrix has n positive and m_E negative pivots (true whenever K is positive semidefinite).
+  virtual bool convex() const { return true; }
   // r_x (n), r_y (m_E, may be empty) → x (n), y (m_E).
   virtual void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
                      Eigen::VectorXd* y) const = 0;

@@ -27,6 +27,8 @@ std::string_view to_string(QpTermination termination) {
       return "converged";
     case QpTermination::kIterationLimit:
       return "iteration_limit";
+    case QpTermination::kNotConvex:
+      return "not_convex";
     default:
       return "numerical_failure";
   }

@@ -61,6 +61,7 @@ enum class QpTermination {
   kConverged,         // KKT conditions hold to the tolerances
   kIterationLimit,    // working-set changes or Ipopt iterations exhausted; x is the last iterate
   kNumericalFailure,  // factorisation failed or the solver reported an error
+  kNotConvex,  // active set: the curvature makes the QP nonconvex on the equality rows' null space
 };
 
 std::string_view to_string(QpTermination termination);

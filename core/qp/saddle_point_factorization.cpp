@@ -119,7 +119,10 @@ bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_reg
   const double* a = p.equality_jacobian.valuePtr();
   for (std::size_t q = 0; q < m_equality_slot.size(); ++q)
     values[m_equality_slot[q]] = a[q];
-  return m_ldlt.factorize(m_kkt);
+  if (!m_ldlt.factorize(m_kkt))
+    return false;
+  m_convex = m_ldlt.num_negative_pivots() == m;
+  return true;
 }
 
 void SaddlePointFactorization::solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y,

@@ -1,6 +1,8 @@
 // SaddlePointFactorization: the EqualitySystem for QPs with a curvature term K (Newton steps).
-// Factors the quasi-definite matrix [D + K, A_Eᵀ; A_E, −εI] by a supernodal LDLᵀ (SupernodalLdlt;
-// a quasi-definite matrix has an LDLᵀ factorisation in every symmetric ordering) in the
+// Factors [D + K, A_Eᵀ; A_E, −εI] by a supernodal LDLᵀ without pivoting (SupernodalLdlt; for
+// K ⪰ 0 the matrix is quasi-definite, which has an LDLᵀ factorisation in every symmetric ordering;
+// an indefinite K that still leaves D + K positive definite on the null space of A_E factors in
+// practice, and the count of negative pivots says whether it did: convex()) in the
 // node-grouped ordering of saddle_point_ordering, reusing the symbolic analysis while the patterns
 // of K and A_E stay the same, and refines against the unregularised system. factorize() and solve()
 // allocate nothing once the pattern is known.
@@ -23,6 +25,9 @@ class SaddlePointFactorization final : public EqualitySystem {
   // All columns in one pass of each triangular sweep (SupernodalLdlt's matrix solve).
   void solve_columns(const RowMajorMatrix& r_x, RowMajorMatrix* x,
                      RowMajorMatrix* y) const override;
+  // The LDLᵀ has exactly m_E negative pivots (with ε > 0, the inertia of the unregularised
+  // matrix whenever A_E has full rank).
+  bool convex() const override { return m_convex; }
 
  private:
   bool same_pattern(const QpProblem& problem) const;
@@ -35,6 +40,7 @@ class SaddlePointFactorization final : public EqualitySystem {
   std::vector<int> m_key_sizes, m_key_curvature, m_key_equality;
   const QpProblem* m_problem = nullptr;
   int m_refinement_steps = 0;
+  bool m_convex = true;
   mutable Eigen::VectorXd m_rhs, m_z, m_residual;
   mutable RowMajorMatrix m_rhs_columns, m_z_columns, m_residual_columns;
 };

@@ -182,7 +182,7 @@ void parse_self_collisions(const JsonObject& c, stepper::SelfCollisionOptions* o
 
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
-                    "max_iterations", "contact_margin"});
+                    "max_iterations", "contact_margin", "exact_curvature"});
   if (s.has("qp")) {
     parse_qp_solver_type(s.choice("qp", {"active-set", "interior-point"}), &o->qp_solver);
   }
@@ -193,6 +193,7 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
       s.number("increment_tolerance", o->increment_tolerance, Range::positive());
   o->max_iterations = s.integer("max_iterations", o->max_iterations, Range::at_least(1));
   o->contact_margin = s.number("contact_margin", o->contact_margin, Range::positive());
+  o->exact_curvature = s.boolean("exact_curvature", o->exact_curvature);
 }
 
 }  // namespace

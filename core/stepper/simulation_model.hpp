@@ -45,6 +45,16 @@ struct StepperOptions {
   // quickly even where ∇C is badly conditioned (nearly flat sheets). false gives the paper's
   // Gauss–Newton "fast projection": each QP minimises ½‖Δφ‖²_ρM from the current iterate.
   bool newton_projection = true;
+  // Newton projection with the active-set solver: the QPs use the exact constraint curvature
+  // Σ λ_i ∇²C_i, compression included, which converges in fewer iterations where the sheet is
+  // compressed (a stick pushing it, a landing) than the semidefinite model that leaves
+  // compression out. The KKT factorisation's inertia says whether the QP is still convex on the
+  // constraints' null space; where it is not, the step goes on with the semidefinite model (one
+  // factorisation more). The interior-point solver, which cannot tell, always uses the
+  // semidefinite model. Off by default: the switch between the two models is a discrete decision
+  // that tolerance-level perturbations flip, and it made the objective of a shaken hanging sheet
+  // four times as noisy (README "The QP solvers").
+  bool exact_curvature = false;
   // Modified Newton (with newton_projection): an iteration reuses the factorisation of the last
   // refactored iteration's QP matrices (ρM + K and ∇C at an earlier iterate) while the last
   // iteration reduced ‖C‖∞ at least by this factor, or ‖C‖∞ is already below

@@ -142,7 +142,7 @@ void TimeStepper::assemble_newton_terms(bool refresh_curvature) {
   // known: Hessian ρM + K ⊗ I₃, linear term −ρM (φ_j − φ0) − K_free,held Δφ_held over the free
   // coordinates (the ∇C(φ_j)ᵀλ_j part of the gradient is absorbed by solving for the new λ).
   if (refresh_curvature)
-    m_constraints.curvature(m_lambda, &m_node_curvature);
+    m_constraints.curvature(m_lambda, &m_node_curvature, m_exact_curvature);
   double* k = m_qp.curvature.valuePtr();
   if (refresh_curvature)
     std::fill(k, k + m_qp.curvature.nonZeros(), 0.0);
@@ -253,6 +253,8 @@ StepReport TimeStepper::project() {
   int working_set_changes = 0;
   bool newton = options.newton_projection;
   int stagnant = 0;  // consecutive iterations with θ > kStagnation
+  m_exact_curvature =
+      newton && options.exact_curvature && options.qp_solver == qp::QpSolverType::kActiveSet;
   for (int iteration = 0;; ++iteration) {
     m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
     double held_residual = 0.0;
@@ -363,9 +365,19 @@ StepReport TimeStepper::project() {
         }
       }
     }
-    const qp::QpSummary summary = m_solver->solve(m_qp, m_start, &m_solution);
+    qp::QpSummary summary = m_solver->solve(m_qp, m_start, &m_solution);
+    if (summary.termination == qp::QpTermination::kNotConvex && m_exact_curvature && refactor) {
+      // The compression made the exact curvature too negative: the semidefinite model, for this
+      // QP and the rest of the step.
+      m_exact_curvature = false;
+      report.semidefinite_fallback = true;
+      ++report.factorizations;
+      assemble_newton_terms(true);
+      summary = m_solver->solve(m_qp, m_start, &m_solution);
+    }
     working_set_changes += summary.iterations;
-    if (summary.termination == qp::QpTermination::kNumericalFailure || !m_solution.x.allFinite()) {
+    if (summary.termination == qp::QpTermination::kNumericalFailure ||
+        summary.termination == qp::QpTermination::kNotConvex || !m_solution.x.allFinite()) {
       report.status = StepStatus::kFailed;
       report.message =
           "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;

@@ -34,9 +34,11 @@ std::string_view to_string(StepStatus status);
 
 struct StepReport {
   StepStatus status = StepStatus::kFailed;
-  int iterations = 0;                // projection iterations (QPs solved)
-  int factorizations = 0;            // of them, those that refactored the QP's matrices
-  bool newton_fallback = false;      // the step finished as a Gauss–Newton projection
+  int iterations = 0;            // projection iterations (QPs solved)
+  int factorizations = 0;        // of them, those that refactored the QP's matrices
+  bool newton_fallback = false;  // the step finished as a Gauss–Newton projection
+  // The exact curvature made a QP nonconvex: the step went on with the semidefinite model.
+  bool semidefinite_fallback = false;
   int qp_working_set_changes = 0;    // summed over the iterations
   double constraint_residual = 0.0;  // ‖C(φ)‖∞ at the end, dimensionless
   double max_violation = 0.0;        // InextensibilityConstraints::max_violation at the end
@@ -75,6 +77,9 @@ class TimeStepper {
   // Newton projection: the QP's linear term at the current iterate, and its curvature K(λ_j) when
   // `refresh_curvature` (otherwise the QP keeps the curvature it was last factored with).
   void assemble_newton_terms(bool refresh_curvature);
+  // Whether this step's Newton QPs use the exact constraint curvature (StepperOptions::
+  // exact_curvature; cleared for the rest of a step when it makes a QP nonconvex).
+  bool m_exact_curvature = false;
 
   const SimulationModel& m_model;
   constraints::InextensibilityConstraints m_constraints;

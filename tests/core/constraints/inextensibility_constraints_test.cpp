@@ -184,9 +184,9 @@ Eigen::MatrixXd hessian_by_finite_differences(const InextensibilityConstraints& 
 }
 
 Eigen::MatrixXd curvature_over_coordinates(const InextensibilityConstraints& c,
-                                           const Eigen::VectorXd& lambda) {
+                                           const Eigen::VectorXd& lambda, bool exact = false) {
   Eigen::SparseMatrix<double> k = c.make_curvature();
-  c.curvature(lambda, &k);
+  c.curvature(lambda, &k, exact);
   const Eigen::MatrixXd nodes = Eigen::MatrixXd(k).selfadjointView<Eigen::Lower>();
   Eigen::MatrixXd out = Eigen::MatrixXd::Zero(3 * nodes.rows(), 3 * nodes.cols());
   for (Eigen::Index a = 0; a < nodes.rows(); ++a) {
@@ -239,6 +239,27 @@ TEST(InextensibilityConstraints, ShearCurvatureIsBoundedFromBelow) {
     EXPECT_LT(testing::relative_max_error(k, expected), kJacobianTolerance);
     EXPECT_GT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k).eigenvalues().minCoeff(), -1e-12);
   }
+}
+
+TEST(InextensibilityConstraints, ExactCurvatureIsTheHessianForAnyMultipliers) {
+  // Compression and shear of either sign (StepperOptions::exact_curvature): Σ λ_i ∇²C_i itself,
+  // which is indefinite once some row is compressed.
+  const auto check = [](const mesh::QuadMesh& mesh, unsigned seed) {
+    const InextensibilityConstraints c(mesh);
+    const Eigen::VectorXd phi = perturbed(mesh.rest_positions, 0.03, seed);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Eigen::VectorXd lambda(c.size());
+    for (int i = 0; i < c.size(); ++i)
+      lambda[i] = u(rng);
+    const Eigen::MatrixXd k = curvature_over_coordinates(c, lambda, true);
+    EXPECT_LT(testing::relative_max_error(k, hessian_by_finite_differences(c, phi, lambda)),
+              kJacobianTolerance);
+    EXPECT_LT(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k).eigenvalues().minCoeff(), 0.0);
+  };
+  check(mesh::make_grid_mesh(0.42, 0.594, 5, 6), 41);
+  std::istringstream in(kTubeObj);
+  check(mesh::read_obj_quad_mesh(in, "tube.obj"), 42);
 }
 
 }  // namespace

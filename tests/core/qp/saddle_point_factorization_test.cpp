@@ -124,6 +124,27 @@ TEST(SaddlePointFactorization, GridNewtonSystemsMatchADenseSolve) {
   }
 }
 
+TEST(SaddlePointFactorization, InertiaSaysWhetherTheCurvatureKeepsTheQpConvex) {
+  // m_E negative pivots exactly when D + K is positive definite on the null space of A_E (here:
+  // on all of it or on none of it). An indefinite K is what the exact curvature of a compressed
+  // sheet gives (StepperOptions::exact_curvature).
+  QpProblem p = grid_newton_qp(7, 9, 0.05, 1);
+  SaddlePointFactorization f;
+  ASSERT_TRUE(f.factorize(p, 1e-10, 0));
+  EXPECT_TRUE(f.convex());
+  const auto set_curvature = [&p](double times_mass) {
+    p.curvature.resize(p.num_variables(), p.num_variables());
+    p.curvature.setIdentity();
+    p.curvature.diagonal() = times_mass * p.mass;
+  };
+  set_curvature(-0.5);  // D + K = D / 2
+  ASSERT_TRUE(f.factorize(p, 1e-10, 0));
+  EXPECT_TRUE(f.convex());
+  set_curvature(-2.0);  // D + K = −D
+  ASSERT_TRUE(f.factorize(p, 1e-10, 0));
+  EXPECT_FALSE(f.convex());
+}
+
 TEST(SaddlePointFactorization, RefinementRecoversTheUnregularisedSolutionOnAFlatSheet) {
   // A flat sheet's A_E is rank deficient but consistent for r_y in its range: refinement against
   // the unregularised system drives its residual down to round-off.
