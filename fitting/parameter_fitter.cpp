@@ -96,20 +96,16 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
         resolved_improvement(fit.objective, profile.best_objective, fit.noise);
     fit.values = profile.best_values;
     fit.objective = profile.best_objective;
-    if (!beyond_noise) {
+    if (beyond_noise)
+      anchor = fit.values;
+    if (!beyond_noise || round + 1 == kProfileRounds) {
+      fit.termination += beyond_noise ? "; the last profile still found a lower objective (a "
+                                        "rough objective)"
+                                      : "; the profile found a lower objective within twice the "
+                                        "noise";
       fit.termination +=
-          "; the profile found a lower objective within twice the noise: reported there, "
-          "intervals from the profile's slices around the point before and the samples of the "
-          "search";
-      extend_to_point(parameters, fit.values, &fit.intervals);
-      break;
-    }
-    anchor = fit.values;
-    if (round + 1 == kProfileRounds) {
-      fit.termination +=
-          "; the last profile still found a lower objective (a rough objective): reported there, "
-          "intervals from the last profile's slices around the point before and the samples of "
-          "the search";
+          ": reported there, intervals from the last profile's slices around the point before "
+          "and the samples of the search";
       extend_to_point(parameters, fit.values, &fit.intervals);
       break;
     }

@@ -8,21 +8,13 @@
 #include "fitting/ceres_refinement.hpp"
 #include "fitting/recording_setup.hpp"
 #include "fitting/synthetic_recording.hpp"
+#include "support/recording_scenario_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
 
 nlohmann::json short_swing_scenario() {
-  nlohmann::json j = nlohmann::json::parse(R"({
-    "name": "short-swing",
-    "recording": "unused.csv",
-    "cloth": {"width": 0.42, "height": 0.594, "material": "polyester"},
-    "layout": {"rows": 5, "columns": 4,
-               "markers": [["A1","A2","A3","A4"], ["B1","B2","B3","B4"], ["C1","C2","C3","C4"],
-                           ["D1","D2","D3","D4"], ["E1","E2","E3","E4"]]},
-    "parameters": {"alpha": {"min": 0.02, "max": 1.0}, "delta": {"min": 0.02, "max": 0.2}},
-    "synth": {"duration": 1.0, "settle": 0.5, "seed": 3, "motion": {"kind": "keyframes"}}
-  })");
+  nlohmann::json j = testing::din_a2_recording_scenario("short-swing", 1.0, 0.5, 3);
   for (const auto& [marker, x0] : {std::pair{"A1", -0.205}, std::pair{"A4", 0.205}}) {
     j["synth"]["motion"]["held"][marker] = {{{"time", 0.0}, {"position", {x0, 0.0, 1.5}}},
                                             {{"time", 0.4}, {"position", {x0 + 0.05, 0.08, 1.52}}},

@@ -7,21 +7,13 @@
 #include "fitting/parameter_fitter.hpp"
 #include "fitting/recording_setup.hpp"
 #include "fitting/synthetic_recording.hpp"
+#include "support/recording_scenario_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
 
 nlohmann::json hanging_shake_scenario() {
-  nlohmann::json j = nlohmann::json::parse(R"({
-    "name": "hanging-shake",
-    "recording": "unused.csv",
-    "cloth": {"width": 0.42, "height": 0.594, "material": "polyester"},
-    "layout": {"rows": 5, "columns": 4,
-               "markers": [["A1","A2","A3","A4"], ["B1","B2","B3","B4"], ["C1","C2","C3","C4"],
-                           ["D1","D2","D3","D4"], ["E1","E2","E3","E4"]]},
-    "parameters": {"alpha": {"min": 0.02, "max": 1.0}, "delta": {"min": 0.02, "max": 0.2}},
-    "synth": {"duration": 4.0, "settle": 2.0, "seed": 7, "motion": {"kind": "keyframes"}}
-  })");
+  nlohmann::json j = testing::din_a2_recording_scenario("hanging-shake", 4.0, 2.0, 7);
   // Both corners (0.41 m apart: the top edge nearly taut) swing the sheet out of its plane and
   // sideways, then stop: a damped pendulum whose period pins δ/ρ and whose decay pins α/ρ.
   for (const auto& [marker, x0] : {std::pair{"A1", -0.205}, std::pair{"A4", 0.205}}) {
