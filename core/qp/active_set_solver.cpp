@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace clothfit::qp {
 
@@ -380,6 +381,23 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     summary.message = std::to_string(solution->active_inequalities.size()) +
                       " contact rows active after " + std::to_string(summary.iterations) +
                       " working-set changes";
+  }
+  // The final check (QpSolverOptions::equality_tolerance).
+  if (summary.termination == QpTermination::kConverged && m_e > 0) {
+    const double start_residual = problem.equality_offset.lpNorm<Eigen::Infinity>();
+    m_equality_residual = problem.equality_offset;
+    m_equality_residual.noalias() += problem.equality_jacobian * x;
+    const double residual = m_equality_residual.lpNorm<Eigen::Infinity>();
+    if (residual > std::max(m_options.equality_tolerance, 2.0 * start_residual)) {
+      summary.termination = QpTermination::kNumericalFailure;
+      char text[200];
+      std::snprintf(
+          text, sizeof text,
+          "the solution misses the equality rows by %.3g, over twice what x = 0 does (%.3g): "
+          "the KKT solves lost their accuracy (nearly dependent rows)",
+          residual, start_residual);
+      summary.message = text;
+    }
   }
   return summary;
 }

@@ -41,6 +41,13 @@ struct QpSolverOptions {
   // dependent rows (a nearly flat sheet: singular values ~1e-6 of the largest) make each step
   // shrink the error of the regularisation only by a constant factor, hence the generous cap.
   int refinement_steps = 30;
+  // Active set: a solution whose equality residual ‖c_E + A_E x‖∞ exceeds both this and twice
+  // ‖c_E‖∞ (the residual of x = 0) is a numerical failure, not a solution: the KKT solves of
+  // nearly dependent rows lost their accuracy. A residual about equal to ‖c_E‖∞ is legitimate: a
+  // flat sheet's rows are dependent, and the part of c_E outside their range stays. (Seen once: a
+  // flat sheet pinned to a table by friction ended its QPs 1e-3 away from its equality rows, and
+  // the projection diverged three steps later.)
+  double equality_tolerance = 1e-7;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;

@@ -123,6 +123,50 @@ TEST(ActiveSetSolver, RankDeficientConsistentEqualitiesAreSolved) {
   EXPECT_LT((s.x - Eigen::Vector3d(1, 0, 0)).norm(), 1e-9);
 }
 
+TEST(ActiveSetSolver, InconsistentDependentEqualitiesKeepTheirResidualAndConverge) {
+  // The same row twice with different offsets (a flat sheet whose C has a part outside the range
+  // of ∇C): no x satisfies both; the regularised solve splits the difference, x₀ + x₁ = 1.5, and
+  // leaves ‖c_E + A_E x‖∞ = 0.5, what x = 0 leaves too. That is not a failure.
+  Eigen::MatrixXd a(2, 3);
+  a << 1, 1, 0, 1, 1, 0;
+  QpProblem p = unit_mass_problem(Eigen::Vector3d::Zero());
+  p.equality_jacobian = sparse(a);
+  p.equality_offset = Eigen::Vector2d(-1, -2);
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary summary = solver.solve(p, {}, &s);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_NEAR(s.x[0] + s.x[1], 1.5, 1e-6);
+}
+
+TEST(ActiveSetSolver, ASolutionThatMissesTheEqualityRowsIsANumericalFailure) {
+  // The solver checks its answer against the problem it was given. A caller that says the
+  // matrices are unchanged when A_E did change gets the old factorisation's solution, which
+  // misses the new rows by far more than x = 0 does: reported, not returned as converged (the
+  // same check caught KKT solves that had lost their accuracy on a flat sheet held by friction).
+  QpProblem p = unit_mass_problem(Eigen::Vector3d::Zero());
+  p.equality_jacobian = sparse(Eigen::RowVector3d(1, 0, 0));
+  p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
+  ActiveSetSolver solver;
+  QpSolution s;
+  ASSERT_TRUE(solver.solve(p, {}, &s).ok());  // x = (1, 0, 0)
+  EXPECT_NEAR(s.x[0], 1.0, 1e-12);
+
+  // The old factorisation answers x = (−0.1, 0, 0) for the offset 0.1, which the new row
+  // −2x₀ + x₁ + 0.1 = 0 misses by 0.3, three times what x = 0 does.
+  p.equality_jacobian = sparse(Eigen::RowVector3d(-2, 1, 0));
+  p.equality_offset = Eigen::VectorXd::Constant(1, 0.1);
+  p.matrices_unchanged = true;  // wrong on purpose
+  const QpSummary stale = solver.solve(p, {}, &s);
+  EXPECT_EQ(stale.termination, QpTermination::kNumericalFailure);
+  EXPECT_NE(stale.message.find("misses the equality rows"), std::string::npos) << stale.message;
+
+  p.matrices_unchanged = false;  // told the truth, it solves: x = −0.1 a/‖a‖² = (0.04, −0.02, 0)
+  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+  EXPECT_NEAR(s.x[0], 0.04, 1e-12);
+  EXPECT_NEAR(s.x[1], -0.02, 1e-12);
+}
+
 TEST(ActiveSetSolver, DependentContactRowIsSwappedNotFactoredSingular) {
   // Rows x₀ ≥ 1 and 2x₀ ≥ 3 have parallel gradients; the second is the binding one (x₀ ≥ 1.5).
   QpProblem p = unit_mass_problem(Eigen::Vector2d(0, 0));
