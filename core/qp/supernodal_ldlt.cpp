@@ -10,7 +10,6 @@ namespace clothfit::qp {
 
 namespace {
 
-using ColumnMatrix = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 using ConstColumnMatrix = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 
 // Elimination tree of the symmetric matrix whose strictly upper pattern is given by columns
@@ -64,11 +63,6 @@ std::vector<int> postorder(const std::vector<int>& parent) {
   }
   return post;
 }
-
-// Supernodes with at least this many columns form their update matrix with Eigen's blocked
-// product (cache blocking for wide panels), narrower ones with lower_rank_update (an AVX2 clone,
-// register-blocked; Eigen's product is SSE2 in this portable build).
-constexpr int kGemmColumns = 32;
 
 // c[i] −= Σ_{t<k} l[t·ldl + i] a[t] for begin ≤ i < end, up to four columns of l per pass over c,
 // so that each load and store of c carries up to four multiply–adds. Cloned for AVX2 (four doubles
@@ -125,87 +119,80 @@ __attribute__((always_inline)) inline void load4(Double4* v, const double* p) {
   std::memcpy(v, p, sizeof *v);
 }
 
+__attribute__((always_inline)) inline void store4(double* p, const Double4& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
 // c[i + j·ldc] −= Σ_{t<k} l[i + t·ldl] · w[j + t·ldw] for 0 ≤ j ≤ i < r: the update matrix
-// F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁). Blocks of 8 rows × 4 columns of c stay in
-// registers over all t: per t one load of 8 l values and 4 of w for 32 multiply–adds, where
-// column_update loads and stores c for every four. The arithmetic per entry is column_update's
-// (c −= l₀a₀ + l₁a₁ + l₂a₂ + l₃a₃ per four t, then the remainder), so both give the same bits.
-// Blocks on the diagonal also write some entries above it, which nobody reads. Reads up to 7 rows
-// past r in l and c, up to 7 entries past the end of c's last column: the caller pads the front
-// both live in.
-// Cloned for AVX2 like column_update.
+// F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁). The lower triangle of c is swept in blocks of 8
+// rows × 4 columns held in eight named vector registers over all t, like a GEMM micro-kernel: per
+// t two loads of l and four broadcasts of w for 32 multiply–adds (an array of accumulators
+// indexed by column went to the stack, and the kernel ran at a quarter of this speed). Blocks on
+// the diagonal also write some entries above it, which nobody reads. Reads up to 7 rows past r in
+// l and c, up to 7 entries past the end of c's last column: the caller pads the front both live
+// in. Cloned for AVX2 like column_update (no fused multiply–add, so both clones give the same
+// bits).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void lower_rank_update(int r, int k, const double* l, long ldl, const double* w, long ldw,
                        double* c, long ldc) {
-  constexpr int kColumns = 4;
-  for (int j0 = 0; j0 < r; j0 += kColumns) {
-    const int nj = std::min(kColumns, r - j0);
-    // Columns past r repeat the last one (computed, never stored).
-    int column[kColumns];
-    for (int q = 0; q < kColumns; ++q)
-      column[q] = j0 + std::min(q, nj - 1);
+  for (int j0 = 0; j0 < r; j0 += 4) {
+    // Columns past r repeat the last one (computed and stored again).
+    const int last = std::min(4, r - j0) - 1;
+    const double* w0 = w + j0;
+    const double* w1 = w + j0 + std::min(1, last);
+    const double* w2 = w + j0 + std::min(2, last);
+    const double* w3 = w + j0 + std::min(3, last);
+    double* c0 = c + j0 * ldc;
+    double* c1 = c + (j0 + std::min(1, last)) * ldc;
+    double* c2 = c + (j0 + std::min(2, last)) * ldc;
+    double* c3 = c + (j0 + std::min(3, last)) * ldc;
     for (int i0 = j0; i0 < r; i0 += 8) {
-      Double4 lo[kColumns], hi[kColumns];  // rows i0 … i0 + 3 and i0 + 4 … i0 + 7
-      for (int q = 0; q < kColumns; ++q) {
-        load4(&lo[q], c + i0 + column[q] * ldc);
-        load4(&hi[q], c + i0 + 4 + column[q] * ldc);
-      }
+      Double4 lo0, lo1, lo2, lo3, hi0, hi1, hi2, hi3;  // rows i0 … i0 + 3 and i0 + 4 … i0 + 7
+      load4(&lo0, c0 + i0);
+      load4(&lo1, c1 + i0);
+      load4(&lo2, c2 + i0);
+      load4(&lo3, c3 + i0);
+      load4(&hi0, c0 + i0 + 4);
+      load4(&hi1, c1 + i0 + 4);
+      load4(&hi2, c2 + i0 + 4);
+      load4(&hi3, c3 + i0 + 4);
       const double* lt = l + i0;
-      const double* wt = w;
-      int t = 0;
-      for (; t + 4 <= k; t += 4, lt += 4 * ldl, wt += 4 * ldw) {
-        Double4 l0, l1, l2, l3, h0, h1, h2, h3;
-        load4(&l0, lt);
-        load4(&l1, lt + ldl);
-        load4(&l2, lt + 2 * ldl);
-        load4(&l3, lt + 3 * ldl);
-        load4(&h0, lt + 4);
-        load4(&h1, lt + 4 + ldl);
-        load4(&h2, lt + 4 + 2 * ldl);
-        load4(&h3, lt + 4 + 3 * ldl);
-        for (int q = 0; q < kColumns; ++q) {
-          const double a0 = wt[column[q]], a1 = wt[column[q] + ldw];
-          const double a2 = wt[column[q] + 2 * ldw], a3 = wt[column[q] + 3 * ldw];
-          lo[q] -= l0 * a0 + l1 * a1 + l2 * a2 + l3 * a3;
-          hi[q] -= h0 * a0 + h1 * a1 + h2 * a2 + h3 * a3;
-        }
+      for (long t = 0; t < k; ++t, lt += ldl) {
+        const long p = t * ldw;
+        Double4 x, y;
+        load4(&x, lt);
+        load4(&y, lt + 4);
+        double a = w0[p];
+        lo0 -= x * a;
+        hi0 -= y * a;
+        a = w1[p];
+        lo1 -= x * a;
+        hi1 -= y * a;
+        a = w2[p];
+        lo2 -= x * a;
+        hi2 -= y * a;
+        a = w3[p];
+        lo3 -= x * a;
+        hi3 -= y * a;
       }
-      const int left = k - t;
-      if (left > 0) {
-        Double4 l0, h0, l1{}, h1{}, l2{}, h2{};
-        load4(&l0, lt);
-        load4(&h0, lt + 4);
-        if (left > 1) {
-          load4(&l1, lt + ldl);
-          load4(&h1, lt + 4 + ldl);
+      if (i0 + 8 <= r) {
+        store4(c3 + i0, lo3);
+        store4(c3 + i0 + 4, hi3);
+        store4(c2 + i0, lo2);
+        store4(c2 + i0 + 4, hi2);
+        store4(c1 + i0, lo1);
+        store4(c1 + i0 + 4, hi1);
+        store4(c0 + i0, lo0);
+        store4(c0 + i0 + 4, hi0);
+      } else {  // rows past r belong to the next column: stored one by one
+        const Double4 lo[4] = {lo0, lo1, lo2, lo3}, hi[4] = {hi0, hi1, hi2, hi3};
+        double* const cq[4] = {c0, c1, c2, c3};
+        for (int q = 0; q <= last; ++q) {
+          for (int v = 0; v < r - i0; ++v)
+            cq[q][i0 + v] = v < 4 ? lo[q][v] : hi[q][v - 4];
         }
-        if (left > 2) {
-          load4(&l2, lt + 2 * ldl);
-          load4(&h2, lt + 4 + 2 * ldl);
-        }
-        for (int q = 0; q < kColumns; ++q) {
-          const double a0 = wt[column[q]];
-          if (left == 1) {
-            lo[q] -= l0 * a0;
-            hi[q] -= h0 * a0;
-          } else if (left == 2) {
-            const double a1 = wt[column[q] + ldw];
-            lo[q] -= l0 * a0 + l1 * a1;
-            hi[q] -= h0 * a0 + h1 * a1;
-          } else {
-            const double a1 = wt[column[q] + ldw], a2 = wt[column[q] + 2 * ldw];
-            lo[q] -= l0 * a0 + l1 * a1 + l2 * a2;
-            hi[q] -= h0 * a0 + h1 * a1 + h2 * a2;
-          }
-        }
-      }
-      const int ni = std::min(8, r - i0);
-      for (int q = 0; q < nj; ++q) {
-        double* cq = c + i0 + (j0 + q) * ldc;
-        for (int v = 0; v < ni; ++v)
-          cq[v] = v < 4 ? lo[q][v] : hi[q][v - 4];
       }
     }
   }
@@ -547,14 +534,7 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
         for (int i = 0; i < r; ++i)
           scaled[static_cast<long>(t) * r + i] = lt[i] * d1[t];
       }
-      if (k >= kGemmColumns) {
-        const ConstColumnMatrix l21(front + k, r, k, Eigen::OuterStride<>(f));
-        const ConstColumnMatrix w(scaled, r, k, Eigen::OuterStride<>(r));
-        ColumnMatrix c(f22, r, r, Eigen::OuterStride<>(f));
-        c.triangularView<Eigen::Lower>() -= w * l21.transpose();
-      } else {
-        lower_rank_update(r, k, front + k, f, scaled, r, f22, f);
-      }
+      lower_rank_update(r, k, front + k, f, scaled, r, f22, f);
       double* update = m_stack.data() + top;
       for (int j = 0; j < r; ++j)
         std::copy(f22 + static_cast<long>(j) * f + j, f22 + static_cast<long>(j) * f + r,

@@ -11,8 +11,7 @@
 // consecutive positions). factorize() then only moves values: per supernode, assemble the dense
 // front, factor its k pivot columns (left-looking, up to four columns per pass over a column,
 // cloned for AVX2) and form the update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (8 × 4 blocks summed in
-// registers, cloned for AVX2; Eigen's blocked product from 32 pivot columns on). It allocates
-// nothing itself (only Eigen's product may, for its packing buffers, on the widest panels).
+// registers, cloned for AVX2). It allocates nothing.
 // solve_in_place() runs the two triangular sweeps supernode by supernode, without allocation for
 // one right-hand side; for many (a row-major matrix) every step of the sweeps is a combination of
 // whole rows (the column kernel again), and the work space is resized when the number of columns
