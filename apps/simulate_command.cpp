@@ -1,6 +1,7 @@
 // clothfit simulate SCENARIO.json --out DIR: runs a scenario and writes
 //   DIR/trajectory.csv  frame,time,node,x,y,z (one row per written frame and node, metres)
-//   DIR/steps.csv       step,time,status,iterations,max_violation,held_residual,last_increment
+//   DIR/steps.csv       step,time,status,iterations,factorizations,max_violation,held_residual,
+//                       last_increment
 //   DIR/summary.json    how the run went (documented in README.md)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <chrono>
@@ -106,7 +107,8 @@ int run_simulate_command(int argc, char** argv) {
     return kExitBadInput;
   }
   trajectory << "frame,time,node,x,y,z\n" << std::setprecision(9);
-  steps << "step,time,status,iterations,max_violation,held_residual,last_increment\n";
+  steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
+           "last_increment\n";
   const long total_steps = std::lround(scenario.duration / scenario.model.options.time_step);
   long frame = 0;
   auto last_progress = std::chrono::steady_clock::now();
@@ -114,8 +116,8 @@ int run_simulate_command(int argc, char** argv) {
                             const stepper::StepReport* report) {
     if (report != nullptr) {
       steps << state.step << ',' << state.time << ',' << to_string(report->status) << ','
-            << report->iterations << ',' << report->max_violation << ',' << report->held_residual
-            << ',' << report->last_increment << '\n';
+            << report->iterations << ',' << report->factorizations << ',' << report->max_violation
+            << ',' << report->held_residual << ',' << report->last_increment << '\n';
     }
     if (state.step % scenario.output_every == 0) {
       for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
@@ -151,6 +153,7 @@ int run_simulate_command(int argc, char** argv) {
       {"q", run.q},
       {"mean_iterations", run.mean_iterations},
       {"max_iterations", run.max_iterations},
+      {"mean_factorizations", run.mean_factorizations},
       {"max_constraint_violation", run.max_constraint_violation},
       {"unconverged_steps", run.unconverged_steps},
       {"status", to_string(run.status)},
@@ -162,7 +165,8 @@ int run_simulate_command(int argc, char** argv) {
             << "steps                    " << run.steps << " (" << run.simulated_seconds << " s)\n"
             << "wall time                " << run.wall_seconds << " s\n"
             << "q (wall / simulated)     " << run.q << "\n"
-            << "mean iterations / step   " << run.mean_iterations << "\n"
+            << "mean iterations / step   " << run.mean_iterations << " (" << run.mean_factorizations
+            << " factorisations)\n"
             << "max constraint violation " << run.max_constraint_violation << "\n"
             << "status                   " << to_string(run.status)
             << (run.message.empty() ? "" : " (" + run.message + ")") << "\n"

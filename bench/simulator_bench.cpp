@@ -37,8 +37,8 @@ int main(int argc, char** argv) {
   const nlohmann::json base = read_json_file(path);
   std::printf("hanging example (%s), %.2f s simulated per mesh, QP active-set, 1 thread\n",
               path.c_str(), seconds);
-  std::printf("%8s %7s %8s %12s %10s %10s %12s %14s\n", "mesh", "nodes", "steps", "us/step", "q",
-              "iter/step", "max viol", "cost/node vs 7x9");
+  std::printf("%8s %7s %8s %12s %10s %10s %10s %12s %14s\n", "mesh", "nodes", "steps", "us/step",
+              "q", "iter/step", "fact/step", "max viol", "cost/node vs 7x9");
   double base_per_node = 0.0;
   const int sizes[][2] = {{7, 9}, {13, 17}, {25, 33}, {49, 65}};
   for (const auto& size : sizes) {
@@ -54,9 +54,10 @@ int main(int argc, char** argv) {
     const double per_node = us_per_step / nodes;
     if (base_per_node == 0.0)
       base_per_node = per_node;
-    std::printf("%5dx%-3d %7d %8ld %12.1f %10.4f %10.2f %12.2e %14.2f%s\n", size[0], size[1], nodes,
-                run.steps, us_per_step, run.q, run.mean_iterations, run.max_constraint_violation,
-                per_node / base_per_node, run.ok() ? "" : "  (not converged everywhere)");
+    std::printf("%5dx%-3d %7d %8ld %12.1f %10.4f %10.2f %10.2f %12.2e %14.2f%s\n", size[0], size[1],
+                nodes, run.steps, us_per_step, run.q, run.mean_iterations, run.mean_factorizations,
+                run.max_constraint_violation, per_node / base_per_node,
+                run.ok() ? "" : "  (not converged everywhere)");
     std::fflush(stdout);
   }
   return 0;

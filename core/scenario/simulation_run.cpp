@@ -14,7 +14,7 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   if (observer)
     observer(state, nullptr);
   const long steps = std::lround(scenario.duration / scenario.model.options.time_step);
-  long total_iterations = 0;
+  long total_iterations = 0, total_factorizations = 0;
   Clock::duration stepping{};
   for (long n = 0; n < steps; ++n) {
     const auto start = Clock::now();
@@ -29,6 +29,7 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
     }
     ++summary.steps;
     total_iterations += report.iterations;
+    total_factorizations += report.factorizations;
     summary.max_iterations = std::max(summary.max_iterations, report.iterations);
     summary.max_constraint_violation =
         std::max(summary.max_constraint_violation, report.max_violation);
@@ -46,6 +47,8 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   summary.q =
       summary.simulated_seconds > 0 ? summary.wall_seconds / summary.simulated_seconds : 0.0;
   summary.mean_iterations = summary.steps > 0 ? double(total_iterations) / summary.steps : 0.0;
+  summary.mean_factorizations =
+      summary.steps > 0 ? double(total_factorizations) / summary.steps : 0.0;
   return summary;
 }
 

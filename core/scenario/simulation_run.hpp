@@ -17,6 +17,7 @@ struct RunSummary {
   double q = 0.0;                // wall_seconds / simulated_seconds
   double mean_iterations = 0.0;  // projection iterations per step
   int max_iterations = 0;
+  double mean_factorizations = 0.0;  // of them, those that factored the QP's matrices, per step
   double max_constraint_violation = 0.0;  // max over steps of StepReport::max_violation
   long unconverged_steps = 0;             // steps that hit the iteration cap
   stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status

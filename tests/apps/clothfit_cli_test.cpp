@@ -45,6 +45,16 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   for (const char* key : {"wall_seconds", "mean_iterations", "max_constraint_violation"}) {
     EXPECT_TRUE(summary.contains(key)) << key;
   }
+  // Every step factors at least once (the first step has nothing to reuse), and never more often
+  // than it iterates.
+  EXPECT_GT(summary["mean_factorizations"].get<double>(), 0.0);
+  EXPECT_LE(summary["mean_factorizations"].get<double>(), summary["mean_iterations"].get<double>());
+  std::ifstream steps(out / "steps.csv");
+  std::string header;
+  std::getline(steps, header);
+  EXPECT_EQ(
+      header,
+      "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment");
   // 21 frames (the initial state and 20 steps) × 63 nodes + the header.
   std::ifstream trajectory(out / "trajectory.csv");
   int lines = 0;
