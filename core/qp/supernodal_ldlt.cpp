@@ -123,20 +123,20 @@ __attribute__((always_inline)) inline void store4(double* p, const Double4& v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// c[i + j·ldc] −= Σ_{t<k} l[i + t·ldl] · w[j + t·ldw] for 0 ≤ j ≤ i < r: the update matrix
-// F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁). The lower triangle of c is swept in blocks of 8
-// rows × 4 columns held in eight named vector registers over all t, like a GEMM micro-kernel: per
-// t two loads of l and four broadcasts of w for 32 multiply–adds (an array of accumulators
-// indexed by column went to the stack, and the kernel ran at a quarter of this speed). Blocks on
-// the diagonal also write some entries above it, which nobody reads. Reads up to 7 rows past r in
-// l and c, up to 7 entries past the end of c's last column: the caller pads the front both live
-// in. Cloned for AVX2 like column_update (no fused multiply–add, so both clones give the same
-// bits).
+// out[i + j·ldo] = c[i + j·ldc] − Σ_{t<k} l[i + t·ldl] · w[j + t·ldw] for 0 ≤ j ≤ i < r: the
+// update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ of a front (w = L₂₁ D₁), written where the parent will read it.
+// The lower triangle of c is swept in blocks of 8 rows × 4 columns held in eight named vector
+// registers over all t, like a GEMM micro-kernel: per t two loads of l and four broadcasts of w for
+// 32 multiply–adds (an array of accumulators indexed by column went to the stack, and the kernel
+// ran at a quarter of this speed). Blocks on the diagonal also write some entries above it, which
+// nobody reads. Reads up to 7 rows past r in l and c, up to 7 entries past the end of their last
+// columns: the caller pads the arrays they live in. Cloned for AVX2 like column_update (no fused
+// multiply–add, so both clones give the same bits).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void lower_rank_update(int r, int k, const double* l, long ldl, const double* w, long ldw,
-                       double* c, long ldc) {
+                       const double* c, long ldc, double* out, long ldo) {
   for (int j0 = 0; j0 < r; j0 += 4) {
     // Columns past r repeat the last one (computed and stored again).
     const int last = std::min(4, r - j0) - 1;
@@ -144,10 +144,14 @@ void lower_rank_update(int r, int k, const double* l, long ldl, const double* w,
     const double* w1 = w + j0 + std::min(1, last);
     const double* w2 = w + j0 + std::min(2, last);
     const double* w3 = w + j0 + std::min(3, last);
-    double* c0 = c + j0 * ldc;
-    double* c1 = c + (j0 + std::min(1, last)) * ldc;
-    double* c2 = c + (j0 + std::min(2, last)) * ldc;
-    double* c3 = c + (j0 + std::min(3, last)) * ldc;
+    const double* c0 = c + j0 * ldc;
+    const double* c1 = c + (j0 + std::min(1, last)) * ldc;
+    const double* c2 = c + (j0 + std::min(2, last)) * ldc;
+    const double* c3 = c + (j0 + std::min(3, last)) * ldc;
+    double* o0 = out + j0 * ldo;
+    double* o1 = out + (j0 + std::min(1, last)) * ldo;
+    double* o2 = out + (j0 + std::min(2, last)) * ldo;
+    double* o3 = out + (j0 + std::min(3, last)) * ldo;
     for (int i0 = j0; i0 < r; i0 += 8) {
       Double4 lo0, lo1, lo2, lo3, hi0, hi1, hi2, hi3;  // rows i0 … i0 + 3 and i0 + 4 … i0 + 7
       load4(&lo0, c0 + i0);
@@ -178,20 +182,20 @@ void lower_rank_update(int r, int k, const double* l, long ldl, const double* w,
         hi3 -= y * a;
       }
       if (i0 + 8 <= r) {
-        store4(c3 + i0, lo3);
-        store4(c3 + i0 + 4, hi3);
-        store4(c2 + i0, lo2);
-        store4(c2 + i0 + 4, hi2);
-        store4(c1 + i0, lo1);
-        store4(c1 + i0 + 4, hi1);
-        store4(c0 + i0, lo0);
-        store4(c0 + i0 + 4, hi0);
+        store4(o3 + i0, lo3);
+        store4(o3 + i0 + 4, hi3);
+        store4(o2 + i0, lo2);
+        store4(o2 + i0 + 4, hi2);
+        store4(o1 + i0, lo1);
+        store4(o1 + i0 + 4, hi1);
+        store4(o0 + i0, lo0);
+        store4(o0 + i0 + 4, hi0);
       } else {  // rows past r belong to the next column: stored one by one
         const Double4 lo[4] = {lo0, lo1, lo2, lo3}, hi[4] = {hi0, hi1, hi2, hi3};
-        double* const cq[4] = {c0, c1, c2, c3};
+        double* const oq[4] = {o0, o1, o2, o3};
         for (int q = 0; q <= last; ++q) {
           for (int v = 0; v < r - i0; ++v)
-            cq[q][i0 + v] = v < 4 ? lo[q][v] : hi[q][v - 4];
+            oq[q][i0 + v] = v < 4 ? lo[q][v] : hi[q][v - 4];
         }
       }
     }
@@ -386,7 +390,7 @@ void SupernodalLdlt::analyze(const Eigen::SparseMatrix<double>& lower,
     const long k = m_first_column[s + 1] - m_first_column[s];
     const long r = m_row_offset[s + 1] - m_row_offset[s];
     m_factor_offset[s + 1] = m_factor_offset[s] + (k + r) * k;
-    m_max_front = std::max(m_max_front, (k + r) * (k + r));
+    m_max_front = std::max(m_max_front, r * r);
     max_panel = std::max(max_panel, r * k);
     for (int c = m_child_offset[s]; c < m_child_offset[s + 1]; ++c) {
       const long rc = m_row_offset[m_children[c] + 1] - m_row_offset[m_children[c]];
@@ -451,13 +455,14 @@ void SupernodalLdlt::analyze(const Eigen::SparseMatrix<double>& lower,
         m_first_column[s + 1] - m_first_column[s] + m_row_offset[s + 1] - m_row_offset[s];
     for (int e = m_entry_offset[s]; e < m_entry_offset[s + 1]; ++e) {
       const int p = m_entry_value[e];
+      assert(front_index[entry_column[p]] < m_first_column[s + 1] - m_first_column[s]);
       m_entry_position[e] = front_index[entry_column[p]] * front + front_index[entry_row[p]];
     }
   }
 
-  m_factor.assign(m_factor_offset[num_super], 0.0);
+  // Both are padded for lower_rank_update, which reads up to 7 entries past a last column.
+  m_factor.assign(m_factor_offset[num_super] + 8, 0.0);
   m_d.setZero(n);
-  // The front is padded for lower_rank_update, which reads up to 7 entries past its last column.
   m_front.assign(m_max_front + 8, 0.0);
   m_stack.assign(m_stack_size + max_panel, 0.0);  // the tail holds L₂₁ D₁ during a factorisation
   m_work.resize(n);
@@ -476,7 +481,7 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
   assert(lower.rows() == m_size && lower.nonZeros() == m_input_nonzeros);
   const double* values = lower.valuePtr();
   const int num_super = num_supernodes();
-  double* front = m_front.data();
+  double* f22 = m_front.data();                    // F₂₂ (r × r), leading dimension r
   double* scaled = m_stack.data() + m_stack_size;  // L₂₁ D₁ (r × k)
   long top = 0;  // end of the used part of the update-matrix stack
   for (int s = 0; s < num_super; ++s) {
@@ -484,11 +489,17 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
     const int k = m_first_column[s + 1] - first;
     const int r = m_row_offset[s + 1] - m_row_offset[s];
     const int f = k + r;
-    for (int j = 0; j < f; ++j)
-      std::fill(front + static_cast<long>(j) * f + j, front + static_cast<long>(j + 1) * f, 0.0);
+    // The front: its k pivot columns (f × k) assembled and factored in place in L's block, the
+    // rest (F₂₂) apart. The input entries all lie in the pivot columns.
+    double* block = m_factor.data() + m_factor_offset[s];
+    for (int j = 0; j < k; ++j)
+      std::fill(block + static_cast<long>(j) * f + j, block + static_cast<long>(j + 1) * f, 0.0);
+    for (int j = 0; j < r; ++j)
+      std::fill(f22 + static_cast<long>(j) * r + j, f22 + static_cast<long>(j + 1) * r, 0.0);
     for (int e = m_entry_offset[s]; e < m_entry_offset[s + 1]; ++e)
-      front[m_entry_position[e]] += values[m_entry_value[e]];
-    // Extend-add the children's update matrices, last pushed first.
+      block[m_entry_position[e]] += values[m_entry_value[e]];
+    // Extend-add the children's update matrices, last pushed first. Front column c is block's
+    // column c (c < k) or F₂₂'s column c − k, indexed by front row in both cases.
     for (int c = m_child_offset[s + 1] - 1; c >= m_child_offset[s]; --c) {
       const int child = m_children[c];
       const int rc = m_row_offset[child + 1] - m_row_offset[child];
@@ -497,10 +508,11 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
       const int* relative = m_relative.data() + m_row_offset[child];
       const int* run = m_relative_run.data() + m_row_offset[child];
       for (int j = 0; j < rc; ++j) {
-        double* column = front + static_cast<long>(relative[j]) * f;
+        const long column = relative[j];
+        double* target_column = column < k ? block + column * f : f22 + (column - k) * r - k;
         const double* source = update + static_cast<long>(j) * rc;
         for (int i = j; i < rc;) {
-          double* target = column + relative[i];
+          double* target = target_column + relative[i];
           const int end = i + run[i];
           for (int t = 0; t < end - i; ++t)
             target[t] += source[i + t];
@@ -513,10 +525,10 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
     double* coefficients = m_coefficients.data();
     const double* d1 = m_d.data() + first;
     for (int j = 0; j < k; ++j) {
-      double* cj = front + static_cast<long>(j) * f;
+      double* cj = block + static_cast<long>(j) * f;
       for (int t = 0; t < j; ++t)
-        coefficients[t] = front[static_cast<long>(t) * f + j] * d1[t];
-      column_update(j, f, j, front, f, coefficients, cj);
+        coefficients[t] = block[static_cast<long>(t) * f + j] * d1[t];
+      column_update(j, f, j, block, f, coefficients, cj);
       const double d = cj[j];
       if (d == 0.0 || !std::isfinite(d))
         return false;
@@ -525,20 +537,14 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
       for (int i = j + 1; i < f; ++i)
         cj[i] *= inverse;
     }
-    std::copy(front, front + static_cast<long>(f) * k, m_factor.data() + m_factor_offset[s]);
     if (r > 0) {
       // Update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (lower triangle), pushed for the parent.
-      double* f22 = front + static_cast<long>(k) * f + k;
       for (int t = 0; t < k; ++t) {
-        const double* lt = front + static_cast<long>(t) * f + k;
+        const double* lt = block + static_cast<long>(t) * f + k;
         for (int i = 0; i < r; ++i)
           scaled[static_cast<long>(t) * r + i] = lt[i] * d1[t];
       }
-      lower_rank_update(r, k, front + k, f, scaled, r, f22, f);
-      double* update = m_stack.data() + top;
-      for (int j = 0; j < r; ++j)
-        std::copy(f22 + static_cast<long>(j) * f + j, f22 + static_cast<long>(j) * f + r,
-                  update + static_cast<long>(j) * r + j);
+      lower_rank_update(r, k, block + k, f, scaled, r, f22, r, m_stack.data() + top, r);
       top += static_cast<long>(r) * r;
     }
   }

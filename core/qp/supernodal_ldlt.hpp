@@ -9,9 +9,10 @@
 // that adds few explicit zeros), and the index maps that scatter the matrix entries into the
 // frontal matrices and extend-add each child's update matrix into its parent's front (by runs of
 // consecutive positions). factorize() then only moves values: per supernode, assemble the dense
-// front, factor its k pivot columns (left-looking, up to four columns per pass over a column,
-// cloned for AVX2) and form the update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (8 × 4 blocks summed in
-// registers, cloned for AVX2). It allocates nothing.
+// front (its pivot columns in place in L's storage, the rest F₂₂ apart), factor its k pivot
+// columns (left-looking, up to four columns per pass over a column, cloned for AVX2) and form the
+// update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ (8 × 4 blocks summed in registers, cloned for AVX2) straight
+// into the stack where the parent reads it. It allocates nothing.
 // solve_in_place() runs the two triangular sweeps supernode by supernode, without allocation for
 // one right-hand side; for many (a row-major matrix) every step of the sweeps is a combination of
 // whole rows (the column kernel again), and the work space is resized when the number of columns
@@ -101,11 +102,12 @@ class SupernodalLdlt {
   // m_entry_position[e] (column-major, leading dimension = front size); entries grouped per
   // supernode by m_entry_offset.
   std::vector<int> m_entry_offset, m_entry_value, m_entry_position;
-  long m_max_front = 0;  // max front size², doubles
+  long m_max_front = 0;  // max r² over the supernodes: the largest F₂₂, doubles
   long m_stack_size = 0;
   std::vector<double> m_factor;        // all L blocks
   Eigen::VectorXd m_d;                 // (N) pivots
-  std::vector<double> m_front;         // dense front work space
+  std::vector<double> m_front;         // F₂₂ of the front being factored (its pivot columns
+                                       // are assembled in place in m_factor)
   std::vector<double> m_stack;         // update matrices of supernodes waiting for their parent
   std::vector<double> m_coefficients;  // (max supernode columns) scratch of a factorisation
   mutable Eigen::VectorXd m_work;      // (N) permuted right-hand side
