@@ -128,7 +128,7 @@ __attribute__((always_inline)) inline void store4(double* p, const Double4& v) {
 // The lower triangle of c is swept in blocks of 8 rows × 4 columns held in eight named vector
 // registers over all t, like a GEMM micro-kernel: per t two loads of l and four broadcasts of w for
 // 32 multiply–adds (an array of accumulators indexed by column went to the stack, and the kernel
-// ran at a quarter of this speed). Blocks on the diagonal also write some entries above it, which
+// took twice as long). Blocks on the diagonal also write some entries above it, which
 // nobody reads. Reads up to 7 rows past r in l and c, up to 7 entries past the end of their last
 // columns: the caller pads the arrays they live in. Cloned for AVX2 like column_update (no fused
 // multiply–add, so both clones give the same bits).
