@@ -59,7 +59,7 @@ std::vector<std::filesystem::path> scenario_files() {
   return files;
 }
 
-TEST(Datasets, FourFabricsWithTwoTableclothsAndOneHittingEach) {
+TEST(Datasets, FourFabricsWithTwoTableclothsAndOneHittingEachAndOneTableDrag) {
   std::set<std::string> names;
   for (const auto& path : scenario_files())
     names.insert(path.stem().string());
@@ -67,7 +67,8 @@ TEST(Datasets, FourFabricsWithTwoTableclothsAndOneHittingEach) {
     for (const char* kind : {"_tablecloth_low", "_tablecloth_high", "_hitting"})
       EXPECT_TRUE(names.count(std::string(fabric) + kind)) << fabric << kind;
   }
-  EXPECT_EQ(names.size(), 12u);
+  EXPECT_TRUE(names.count("polyester_table_drag"));
+  EXPECT_EQ(names.size(), 13u);
 }
 
 TEST(Datasets, ScenariosNameTheirFilesAndAgreeWithTheTruth) {
@@ -98,6 +99,12 @@ TEST(Datasets, ScenariosNameTheirFilesAndAgreeWithTheTruth) {
       EXPECT_TRUE(parameters.at("mu.table").is_object());
       const double mu = truth.at("parameters").at("mu.table").get<double>();
       EXPECT_EQ(scenario.at("condition"), mu < 0.5 ? "low" : "high");
+    } else if (scenario.at("experiment") == "table-drag") {  // all three fitted
+      EXPECT_TRUE(parameters.at("alpha").is_object());
+      EXPECT_TRUE(parameters.at("delta").is_object());
+      EXPECT_TRUE(parameters.at("mu.table").is_object());
+      // The fit starts once the sheet lies on the table.
+      EXPECT_GT(scenario.at("frames").at("first").get<int>(), 0);
     } else {
       EXPECT_EQ(scenario.at("experiment"), "hitting");
       EXPECT_TRUE(parameters.at("alpha").is_object());
