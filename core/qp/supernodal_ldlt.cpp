@@ -499,7 +499,7 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
     for (int e = m_entry_offset[s]; e < m_entry_offset[s + 1]; ++e)
       block[m_entry_position[e]] += values[m_entry_value[e]];
     // Extend-add the children's update matrices, last pushed first. Front column c is block's
-    // column c (c < k) or F₂₂'s column c − k, indexed by front row in both cases.
+    // column c (c < k, front row i at row i) or F₂₂'s column c − k (front row i at row i − k).
     for (int c = m_child_offset[s + 1] - 1; c >= m_child_offset[s]; --c) {
       const int child = m_children[c];
       const int rc = m_row_offset[child + 1] - m_row_offset[child];
@@ -509,10 +509,12 @@ bool SupernodalLdlt::factorize(const Eigen::SparseMatrix<double>& lower) {
       const int* run = m_relative_run.data() + m_row_offset[child];
       for (int j = 0; j < rc; ++j) {
         const long column = relative[j];
-        double* target_column = column < k ? block + column * f : f22 + (column - k) * r - k;
+        const bool pivot = column < k;
+        double* target_column = pivot ? block + column * f : f22 + (column - k) * r;
+        const int first_row = pivot ? 0 : k;  // front row of target_column[0]
         const double* source = update + static_cast<long>(j) * rc;
         for (int i = j; i < rc;) {
-          double* target = target_column + relative[i];
+          double* target = target_column + (relative[i] - first_row);
           const int end = i + run[i];
           for (int t = 0; t < end - i; ++t)
             target[t] += source[i + t];
