@@ -50,6 +50,7 @@ for fabric in polyester wool denim stiff-cotton; do
 done
 # A table recording that pins all three parameters (README "What the fits recover"): the sheet is
 # laid flat, dragged over the table and lifted off; mu = 0.4 lets it slide.
+while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
 make_one polyester_table_drag "alpha=${alpha[polyester]},delta=${delta[polyester]},mu.table=0.4" &
 pids+=($!)
 status=0

@@ -11,7 +11,7 @@
 # Cost: every fit ends with a profile of each fitted parameter (about 14 simulations per parameter
 # and pass, repeated when it finds a lower objective), which dominates the hitting fits, and the
 # interior-point rerun of --compare-solvers is serial. To stay under 10 minutes on 2 cores
-# (measured: 376 s and, on a slower day, 418 s on 2026-11-25 with the 6 noise replicas per fit; README) the scenarios' "fit" objects use grid 5 without Ceres
+# (measured: 376 s and, with the machine 1.25x slower later, 418 s on 2026-11-25 with the 6 noise replicas per fit; README) the scenarios' "fit" objects use grid 5 without Ceres
 # refinement (tablecloth, 1 parameter) and, for hitting (2 parameters), 6 alpha x 3 delta points without refinement (the
 # profile refines around the grid optimum; a 3 x 3 grid has no alpha point near the truths,
 # 0.2-0.35, and its fits ended at alpha = 0.314, on polyester 20 % above the objective at the
