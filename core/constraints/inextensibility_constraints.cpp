@@ -381,6 +381,11 @@ void InextensibilityConstraints::evaluate(const Eigen::VectorXd& phi, Eigen::Vec
 double InextensibilityConstraints::max_violation(const Eigen::VectorXd& phi) const {
   Eigen::VectorXd c;
   evaluate(phi, &c, nullptr);
+  return max_violation_of(c);
+}
+
+double InextensibilityConstraints::max_violation_of(const Eigen::VectorXd& c) const {
+  assert(c.size() == size());
   double worst = 0.0;
   for (int i = 0; i < size(); ++i) {
     // Edge rows hold ‖d‖²/L² − 1; the relative length error is sqrt(1 + C) − 1.

@@ -61,6 +61,8 @@ class InextensibilityConstraints {
   // max |C_i| over the metric rows and max |‖p_a − p_b‖/L − 1| over the boundary edges: the
   // dimensionless violation reported to users.
   double max_violation(const Eigen::VectorXd& phi) const;
+  // The same from values C(φ) that evaluate() returned.
+  double max_violation_of(const Eigen::VectorXd& values) const;
 
  private:
   // Constraint i uses nodes m_nodes[m_node_offset[i] … m_node_offset[i+1]) (sorted ascending) and

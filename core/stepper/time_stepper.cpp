@@ -80,6 +80,12 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     if (m_free_index[m_jacobian.innerIndexPtr()[p]] >= 0)
       m_free_value[p] = slot++;
   }
+  for (int r = 0; r < num_c; ++r) {
+    for (int p = m_jacobian.outerIndexPtr()[r]; p < m_jacobian.outerIndexPtr()[r + 1]; ++p) {
+      if (m_free_value[p] < 0)
+        m_held_jacobian_entries.emplace_back(p, r);
+    }
+  }
   m_qp.equality_offset.setZero(num_c);
   m_lambda.setZero(num_c);
   if (m_model.options.newton_projection) {
@@ -99,19 +105,26 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     m_qp.curvature.resize(num_free, num_free);
     m_qp.curvature.setFromTriplets(k_triplets.begin(), k_triplets.end());
     m_qp.curvature.makeCompressed();
+    // Each K value p, per dimension d: a free–free entry's slot in the QP curvature, or the free
+    // variable and held coordinate it couples (K's own order, so that the sums keep their order).
+    int p = 0;
     for (int c = 0; c < m_node_curvature.outerSize(); ++c) {
-      for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it) {
-        std::array<int, 3> slots{-1, -1, -1};
+      for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it, ++p) {
+        const int r = static_cast<int>(it.row());
         for (int d = 0; d < 3; ++d) {
-          const int vr = m_free_index[3 * it.row() + d], vc = m_free_index[3 * c + d];
-          if (vr < 0 || vc < 0)
-            continue;
-          const int* first = m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc];
-          const int* last = m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc + 1];
-          slots[d] =
-              static_cast<int>(std::lower_bound(first, last, vr) - m_qp.curvature.innerIndexPtr());
+          const int vr = m_free_index[3 * r + d], vc = m_free_index[3 * c + d];
+          if (vr >= 0 && vc >= 0) {
+            const int* first = m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc];
+            const int* last =
+                m_qp.curvature.innerIndexPtr() + m_qp.curvature.outerIndexPtr()[vc + 1];
+            m_free_curvature.emplace_back(p, static_cast<int>(std::lower_bound(first, last, vr) -
+                                                              m_qp.curvature.innerIndexPtr()));
+          } else if (vr >= 0) {
+            m_held_coupling.push_back({p, vr, 3 * c + d});
+          } else if (vc >= 0) {
+            m_held_coupling.push_back({p, vc, 3 * r + d});
+          }
         }
-        m_curvature_slot.push_back(slots);
       }
     }
   }
@@ -126,6 +139,7 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     m_collisions = std::make_unique<CollisionSet>(m_model, m_free_index);
   m_targets.resize(3 * static_cast<int>(m_model.held.size()));
   m_held_increment.setZero(3 * n);
+  m_held_reaction.setZero(3 * n);
 }
 
 TimeStepper::~TimeStepper() = default;
@@ -143,33 +157,19 @@ void TimeStepper::assemble_newton_terms(bool refresh_curvature) {
   // coordinates (the ∇C(φ_j)ᵀλ_j part of the gradient is absorbed by solving for the new λ).
   if (refresh_curvature)
     m_constraints.curvature(m_lambda, &m_node_curvature, m_exact_curvature);
-  double* k = m_qp.curvature.valuePtr();
-  if (refresh_curvature)
+  const double* values = m_node_curvature.valuePtr();
+  if (refresh_curvature) {
+    double* k = m_qp.curvature.valuePtr();
     std::fill(k, k + m_qp.curvature.nonZeros(), 0.0);
+    for (const auto& [value, slot] : m_free_curvature)
+      k[slot] += values[value];
+  }
   for (std::size_t v = 0; v < m_free_coordinate.size(); ++v) {
     const int coordinate = m_free_coordinate[v];
     m_qp.linear[v] = -m_qp.mass[v] * (m_phi[coordinate] - m_phi0[coordinate]);
   }
-  const double* values = m_node_curvature.valuePtr();
-  int p = 0;
-  for (int c = 0; c < m_node_curvature.outerSize(); ++c) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(m_node_curvature, c); it; ++it, ++p) {
-      const int r = static_cast<int>(it.row());
-      for (int d = 0; d < 3; ++d) {
-        const int slot = m_curvature_slot[p][d];
-        if (slot >= 0) {
-          if (refresh_curvature)
-            k[slot] += values[p];
-          continue;
-        }
-        const int vr = m_free_index[3 * r + d], vc = m_free_index[3 * c + d];
-        if (vr >= 0 && vc < 0)
-          m_qp.linear[vr] -= values[p] * m_held_increment[3 * c + d];
-        if (vc >= 0 && vr < 0)
-          m_qp.linear[vc] -= values[p] * m_held_increment[3 * r + d];
-      }
-    }
-  }
+  for (const HeldCoupling& h : m_held_coupling)
+    m_qp.linear[h.variable] -= values[h.value] * m_held_increment[h.coordinate];
 }
 
 StepReport TimeStepper::step(SimulationState* state) {
@@ -236,7 +236,7 @@ StepReport TimeStepper::step(SimulationState* state) {
   }
   report.active_contacts = m_contacts ? m_contacts->active_count() : 0;
   report.sticking_contacts = m_contacts ? m_contacts->sticking_count() : 0;
-  report.max_violation = m_constraints.max_violation(m_phi);
+  report.max_violation = m_constraints.max_violation_of(m_constraint_values);  // C(m_phi)
   state->velocities = (m_phi - state->positions) / dt;
   state->positions = m_phi;
   state->time = t1;
@@ -255,8 +255,28 @@ StepReport TimeStepper::project() {
   int stagnant = 0;  // consecutive iterations with θ > kStagnation
   m_exact_curvature =
       newton && options.exact_curvature && options.qp_solver == qp::QpSolverType::kActiveSet;
+  m_values_current = false;
   for (int iteration = 0;; ++iteration) {
-    m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
+    // θ: how much the last increment shrank (the iteration's observed contraction rate).
+    const double theta = iteration >= 2 ? last_increment / previous_increment : 0.0;
+    // Convergence of the increments: the distance left to the converged step, estimated from the
+    // contraction rate as in Hairer and Wanner's test for simplified Newton iterations,
+    // θ/(1 − θ) ‖Δφ‖∞, with θ capped at ½. A fast (Newton) iteration thus stops as soon as the
+    // predicted next increment is below ε2, an iteration before ‖Δφ‖∞ itself is; a slow one keeps
+    // the plain test ‖Δφ‖∞ < ε2 (with θ = 0.9 the estimate would be 9 ‖Δφ‖∞, which an iteration
+    // that has no exact solution to converge to — two held corners exactly a sheet-width apart
+    // with the edge between them loaded — never reaches: it creeps at a few µm per iteration).
+    // After one increment there is no rate: ‖Δφ‖∞ itself.
+    const double rate = std::min(theta, 0.5);
+    const double distance_left =
+        iteration < 2 ? last_increment : last_increment * rate / (1.0 - rate);
+    // ∇C(φ_j) is needed only when the iteration goes on: where the increments already allow
+    // stopping, C(φ_j) comes first (usually known from the line search) and ∇C only if not.
+    const bool may_stop = iteration >= 1 && distance_left < options.increment_tolerance;
+    if (!may_stop)
+      m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
+    else if (!m_values_current)
+      m_constraints.evaluate(m_phi, &m_constraint_values, nullptr);
     double held_residual = 0.0;
     for (std::size_t h = 0; h < m_model.held.size(); ++h) {
       const int node = m_model.held[h].node;
@@ -274,8 +294,6 @@ StepReport TimeStepper::project() {
       report.message = "positions became non-finite";
       return report;
     }
-    // θ: how much the last increment shrank (the iteration's observed contraction rate).
-    const double theta = iteration >= 2 ? last_increment / previous_increment : 0.0;
     // A Newton iteration that has stopped contracting, or has not converged after twice
     // options.newton_fallback_after iterations, finishes the step as the paper's Gauss–Newton
     // projection.
@@ -319,17 +337,6 @@ StepReport TimeStepper::project() {
       report.min_collision_value = min_collision;
       min_contact = std::min(min_contact, min_collision);
     }
-    // Convergence of the increments: the distance left to the converged step, estimated from the
-    // contraction rate as in Hairer and Wanner's test for simplified Newton iterations,
-    // θ/(1 − θ) ‖Δφ‖∞, with θ capped at ½. A fast (Newton) iteration thus stops as soon as the
-    // predicted next increment is below ε2, an iteration before ‖Δφ‖∞ itself is; a slow one keeps
-    // the plain test ‖Δφ‖∞ < ε2 (with θ = 0.9 the estimate would be 9 ‖Δφ‖∞, which an iteration
-    // that has no exact solution to converge to — two held corners exactly a sheet-width apart
-    // with the edge between them loaded — never reaches: it creeps at a few µm per iteration).
-    // After one increment there is no rate: ‖Δφ‖∞ itself.
-    const double rate = std::min(theta, 0.5);
-    const double distance_left =
-        iteration < 2 ? last_increment : last_increment * rate / (1.0 - rate);
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
         distance_left < options.increment_tolerance && iteration >= 1 &&
         min_contact >= -options.contact_tolerance) {
@@ -344,6 +351,8 @@ StepReport TimeStepper::project() {
                        " m, min h = " + std::to_string(min_contact) + " m";
       break;
     }
+    if (may_stop)
+      m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
     // Split ∇C Δφ into the free part (QP rows) and the known held part (into the offsets). When
     // the factorised ∇C_old is kept, the gradient gets (∇C(φ_j) − ∇C_old)ᵀλ_j so that the QP's
     // stationarity condition is the exact one at φ_j.
@@ -407,8 +416,14 @@ StepReport TimeStepper::project() {
                     : 0.0;
       // The held rows' multipliers are their reactions ρm(φ − φ0) + ∇Cᵀλ at the held
       // coordinates; twice the largest makes the held residual's ℓ1 penalty exact too.
-      if (num_c > 0)
-        m_held_reaction.noalias() = m_jacobian.transpose() * m_solution.equality_multipliers;
+      if (num_c > 0) {
+        for (const HeldNode& h : m_model.held)
+          m_held_reaction.segment<3>(3 * h.node).setZero();
+        const double* values = m_jacobian.valuePtr();
+        const int* columns = m_jacobian.innerIndexPtr();
+        for (const auto& [p, r] : m_held_jacobian_entries)
+          m_held_reaction[columns[p]] += values[p] * m_solution.equality_multipliers[r];
+      }
       for (const HeldNode& h : m_model.held) {
         const double mass = m_model.material.density * m_unconstrained.lumped_area()[h.node];
         for (int d = 0; d < 3; ++d) {
@@ -435,6 +450,7 @@ StepReport TimeStepper::project() {
     };
     const double current = search ? merit(m_phi, m_constraint_values) : 0.0;
     double scale = 1.0;
+    bool trial_evaluated = false;  // m_trial_values hold C at the accepted trial point
     for (int halving = 0;; ++halving) {
       m_trial = m_phi;
       for (std::size_t v = 0; v < m_free_coordinate.size(); ++v) {
@@ -445,8 +461,10 @@ StepReport TimeStepper::project() {
       if (halving == options.max_step_halvings || !search)
         break;
       m_constraints.evaluate(m_trial, &m_trial_values, nullptr);
-      if (merit(m_trial, m_trial_values) <= current)
+      if (merit(m_trial, m_trial_values) <= current) {
+        trial_evaluated = true;
         break;
+      }
       scale *= 0.5;
     }
     previous_increment = last_increment;
@@ -454,6 +472,9 @@ StepReport TimeStepper::project() {
     if (newton)
       m_lambda += scale * (m_solution.equality_multipliers - m_lambda);
     m_phi.swap(m_trial);
+    m_values_current = trial_evaluated;
+    if (trial_evaluated)
+      m_constraint_values.swap(m_trial_values);
   }
   report.qp_working_set_changes = working_set_changes;
   return report;

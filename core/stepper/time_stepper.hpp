@@ -11,7 +11,7 @@
 // It owns all work buffers, so a step allocates little beyond what the sparse factorisation does.
 #pragma once
 
-#include <array>
+#include <utility>
 #include <limits>
 #include <memory>
 #include <string>
@@ -91,18 +91,32 @@ class TimeStepper {
   std::vector<int> m_free_index;  // (3N) coordinate → QP variable, −1 for held coordinates
   std::vector<int> m_free_value;  // ∇C value p → slot in the QP's equality values, −1 if held
   std::vector<int> m_free_coordinate;  // QP variable → coordinate
-  // Newton projection: the node curvature K (N × N) and where each of its values goes in the
-  // QP's curvature over the free coordinates (3 slots per value, −1 when a coordinate is held).
+  // Newton projection: the node curvature K (N × N) and where its values go, each list in K's
+  // value order: free–free entries (K value, slot in the QP's curvature over the free
+  // coordinates), and entries coupling a free coordinate to a held one, which move the held
+  // increments into the QP's linear term.
   Eigen::SparseMatrix<double> m_node_curvature;
-  std::vector<std::array<int, 3>> m_curvature_slot;
+  struct HeldCoupling {
+    int value;       // index into K's values
+    int variable;    // the free coordinate's QP variable
+    int coordinate;  // the held coordinate
+  };
+  std::vector<std::pair<int, int>> m_free_curvature;
+  std::vector<HeldCoupling> m_held_coupling;
+  // ∇C values in held columns (value index, row), in ∇C's row-major order: ∇Cᵀλ at the held
+  // coordinates, summed in the order a full product would.
+  std::vector<std::pair<int, int>> m_held_jacobian_entries;
   std::unique_ptr<ContactSet> m_contacts;      // null without obstacles
   std::unique_ptr<CollisionSet> m_collisions;  // null without self-collisions and stick
   Eigen::VectorXd m_lambda_start;              // m_lambda at the start of the step
   qp::QpWarmStart m_start;                     // warm start of the next QP
   Eigen::VectorXd m_lambda;          // multipliers of the inextensibility rows, kept between steps
   Eigen::VectorXd m_held_increment;  // (3N) Δφ of the held coordinates, 0 elsewhere
-  Eigen::VectorXd m_held_reaction;   // (3N) ∇Cᵀλ, for the line search's held-row penalty
+  Eigen::VectorXd m_held_reaction;  // (3N) ∇Cᵀλ at the held coordinates (0 elsewhere), for the line
+                                    // search's held-row penalty
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
+  // m_constraint_values already hold C(m_phi): the line search evaluated the point it accepted.
+  bool m_values_current = false;
 };
 
 }  // namespace clothfit::stepper
