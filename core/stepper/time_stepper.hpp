@@ -11,10 +11,10 @@
 // It owns all work buffers, so a step allocates little beyond what the sparse factorisation does.
 #pragma once
 
-#include <utility>
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/constraints/inextensibility_constraints.hpp"
 #include "core/forces/unconstrained_step.hpp"
