@@ -69,9 +69,11 @@ void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
   for (int i = 0; i < n + m; ++i)
     m_diagonal_slot[i] = slot(m_kkt, i, i);
   m_curvature_slot.clear();
+  m_curvature_on_diagonal.clear();
   for (int c = 0; c < p.curvature.outerSize(); ++c) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(p.curvature, c); it; ++it) {
       m_curvature_slot.push_back(it.row() >= c ? slot(m_kkt, static_cast<int>(it.row()), c) : -1);
+      m_curvature_on_diagonal.push_back(it.row() == c ? 1 : 0);
     }
   }
   m_equality_slot.clear();
@@ -105,16 +107,21 @@ bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_reg
   mean_delassus = m > 0 ? mean_delassus / m : 1.0;
   const double epsilon = relative_regularization * std::max(mean_delassus, 1e-300);
 
+  // Every entry of the pattern is written below (it was built from exactly these entries), K's
+  // off-diagonal ones once each: no zeroing first.
   double* values = m_kkt.valuePtr();
-  std::fill(values, values + m_kkt.nonZeros(), 0.0);
   for (int i = 0; i < n; ++i)
     values[m_diagonal_slot[i]] = p.mass[i];
   for (int r = 0; r < m; ++r)
     values[m_diagonal_slot[n + r]] = -epsilon;
   const double* k = p.curvature.valuePtr();
   for (std::size_t q = 0; q < m_curvature_slot.size(); ++q) {
-    if (m_curvature_slot[q] >= 0)
+    if (m_curvature_slot[q] < 0)
+      continue;
+    if (m_curvature_on_diagonal[q])
       values[m_curvature_slot[q]] += k[q];
+    else
+      values[m_curvature_slot[q]] = k[q];
   }
   const double* a = p.equality_jacobian.valuePtr();
   for (std::size_t q = 0; q < m_equality_slot.size(); ++q)

@@ -124,6 +124,26 @@ TEST(SaddlePointFactorization, GridNewtonSystemsMatchADenseSolve) {
   }
 }
 
+TEST(SaddlePointFactorization, RefactoringTheSamePatternKeepsNothingOfTheLastValues) {
+  // The matrix's values are written over, not zeroed first: a factorisation reused for a new
+  // problem with the same pattern must give exactly what a fresh one gives.
+  const QpProblem first = grid_newton_qp(7, 9, 0.05, 1), second = grid_newton_qp(7, 9, 0.03, 2);
+  // Same pattern, other values.
+  ASSERT_EQ(first.curvature.nonZeros(), second.curvature.nonZeros());
+  ASSERT_NE(first.curvature.valuePtr()[0], second.curvature.valuePtr()[0]);
+  SaddlePointFactorization reused, fresh;
+  ASSERT_TRUE(reused.factorize(first, 1e-6, 0));
+  ASSERT_TRUE(reused.factorize(second, 1e-6, 0));
+  ASSERT_TRUE(fresh.factorize(second, 1e-6, 0));
+  const int n = second.num_variables(), m = second.num_equalities();
+  const Eigen::VectorXd r_x = Eigen::VectorXd::Random(n) * 1e-4, r_y = Eigen::VectorXd::Random(m);
+  Eigen::VectorXd x_reused, y_reused, x_fresh, y_fresh;
+  reused.solve(r_x, r_y, &x_reused, &y_reused);
+  fresh.solve(r_x, r_y, &x_fresh, &y_fresh);
+  EXPECT_EQ(x_reused, x_fresh);
+  EXPECT_EQ(y_reused, y_fresh);
+}
+
 TEST(SaddlePointFactorization, InertiaSaysWhetherTheCurvatureKeepsTheQpConvex) {
   // m_E negative pivots exactly when D + K is positive definite on the null space of A_E (here:
   // on all of it or on none of it). An indefinite K is what the exact curvature of a compressed
