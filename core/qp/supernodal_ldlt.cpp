@@ -560,6 +560,8 @@ void SupernodalLdlt::solve_permuted(Eigen::VectorXd* work, Eigen::VectorXd* gath
     const auto [first, k, r, factor, rows] = block(s);
     const ConstColumnMatrix l(factor, k + r, k, Eigen::OuterStride<>(k + r));
     auto ws = w.middleRows(first, k);
+    if ((ws.array() == 0.0).all())
+      continue;  // off a sparse right-hand side's paths: nothing to subtract (see below)
     l.topRows(k).template triangularView<Eigen::UnitLower>().solveInPlace(ws);
     if (r > 0) {
       auto g = gather->topRows(r);
@@ -598,6 +600,11 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
     const auto [first, k, r, l, rows] = block(s);
     const long f = k + r;
     double* ws = w + first * m;
+    // Right-hand sides with few nonzeros (a contact or friction row touches one node) leave the
+    // supernodes off their elimination-tree paths at exactly zero: those subtract nothing (and
+    // a +0 minus products of zeros stays +0), so skipping them changes no bit.
+    if (std::all_of(ws, ws + k * m, [](double v) { return v == 0.0; }))
+      continue;
     for (int t = 1; t < k; ++t) {
       for (int j = 0; j < t; ++j)
         coefficients[j] = l[j * f + t];

@@ -16,7 +16,9 @@
 // solve_in_place() runs the two triangular sweeps supernode by supernode, without allocation for
 // one right-hand side; for many (a row-major matrix) every step of the sweeps is a combination of
 // whole rows (the column kernel again), and the work space is resized when the number of columns
-// changes. The ordering, the amalgamation and the kernels change the rounding, not the algorithm:
+// changes. The forward sweep skips supernodes whose right-hand-side rows are all still zero (a
+// contact row's right-hand side is nonzero at one node only, and stays zero off that node's
+// elimination-tree path): exact, they would subtract nothing. The ordering, the amalgamation and the kernels change the rounding, not the algorithm:
 // the tests compare with a dense solve and with Eigen's SimplicialLDLT, which this replaced.
 #pragma once
 

@@ -132,6 +132,52 @@ TEST(SupernodalLdlt, ManyRightHandSidesAtOnceMatchOneByOne) {
   }
 }
 
+TEST(SupernodalLdlt, SparseRightHandSidesMatchTheDenseSolve) {
+  // A contact or friction row touches one node: its right-hand side is zero outside three
+  // unknowns, and the forward sweep skips the supernodes whose values are all still zero. Unit
+  // vectors at every unknown (a leaf's, a separator's, the root's) and a few two-entry columns,
+  // one at a time and all together, must solve like a dense right-hand side does.
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 30 + 20 * trial, m = n / 3;
+    const SparseMatrix lower = random_quasi_definite(rng, n, m, 3, 1e-3);
+    SupernodalLdlt ldlt;
+    ldlt.analyze(lower);
+    ASSERT_TRUE(ldlt.factorize(lower));
+    ASSERT_GT(ldlt.num_supernodes(), 3);
+    const Eigen::MatrixXd inverse = dense_symmetric(lower).inverse();
+    const int size = n + m;
+    SupernodalLdlt::RowMajorMatrix b = SupernodalLdlt::RowMajorMatrix::Zero(size, size + 5);
+    for (int i = 0; i < size; ++i)
+      b(i, i) = 1.0;
+    for (int j = size; j < size + 5; ++j) {
+      b((7 * j) % size, j) = 0.5;
+      b((11 * j + 3) % size, j) = -2.0;
+    }
+    SupernodalLdlt::RowMajorMatrix x = b;
+    ldlt.solve_in_place(&x);
+    // The two-entry columns alone: most supernodes are all zero in every column then.
+    SupernodalLdlt::RowMajorMatrix few = b.rightCols(5);
+    ldlt.solve_in_place(&few);
+    for (int j = 0; j < 5; ++j) {
+      const Eigen::VectorXd expected = inverse * b.col(size + j);
+      EXPECT_LT((few.col(j) - expected).lpNorm<Eigen::Infinity>(),
+                1e-9 * expected.lpNorm<Eigen::Infinity>())
+          << "trial " << trial << ", two-entry column " << j;
+    }
+    for (int j = 0; j < b.cols(); ++j) {
+      const Eigen::VectorXd expected = inverse * b.col(j);
+      Eigen::VectorXd single = b.col(j);
+      ldlt.solve_in_place(&single);
+      const double scale = expected.lpNorm<Eigen::Infinity>();
+      EXPECT_LT((x.col(j) - expected).lpNorm<Eigen::Infinity>(), 1e-9 * scale)
+          << "trial " << trial << ", column " << j;
+      EXPECT_LT((single - expected).lpNorm<Eigen::Infinity>(), 1e-9 * scale)
+          << "trial " << trial << ", column " << j;
+    }
+  }
+}
+
 TEST(SupernodalLdlt, RefactorizesNewValuesWithTheSamePattern) {
   std::mt19937 rng(5);
   SparseMatrix lower = random_quasi_definite(rng, 60, 40, 4, 1e-6);
