@@ -601,8 +601,8 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
     const long f = k + r;
     double* ws = w + first * m;
     // Right-hand sides with few nonzeros (a contact or friction row touches one node) leave the
-    // supernodes off their elimination-tree paths at exactly zero: those subtract nothing (and
-    // a +0 minus products of zeros stays +0), so skipping them changes no bit.
+    // supernodes off their elimination-tree paths at exactly zero: those would subtract only
+    // zeros, so skipping them changes no value (at most the sign of a zero).
     if (std::all_of(ws, ws + k * m, [](double v) { return v == 0.0; }))
       continue;
     for (int t = 1; t < k; ++t) {

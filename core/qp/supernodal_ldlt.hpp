@@ -18,8 +18,9 @@
 // whole rows (the column kernel again), and the work space is resized when the number of columns
 // changes. The forward sweep skips supernodes whose right-hand-side rows are all still zero (a
 // contact row's right-hand side is nonzero at one node only, and stays zero off that node's
-// elimination-tree path): exact, they would subtract nothing. The ordering, the amalgamation and the kernels change the rounding, not the algorithm:
-// the tests compare with a dense solve and with Eigen's SimplicialLDLT, which this replaced.
+// elimination-tree path): they would subtract only zeros. The ordering, the amalgamation and the
+// kernels change the rounding, not the algorithm: the tests compare with a dense solve and with
+// Eigen's SimplicialLDLT, which this replaced.
 #pragma once
 
 #include <Eigen/Core>
