@@ -255,7 +255,7 @@ StepReport TimeStepper::project() {
   int stagnant = 0;  // consecutive iterations with θ > kStagnation
   m_exact_curvature =
       newton && options.exact_curvature && options.qp_solver == qp::QpSolverType::kActiveSet;
-  m_values_current = false;
+  bool values_current = false;  // m_constraint_values hold C(m_phi): the line search evaluated it
   for (int iteration = 0;; ++iteration) {
     // θ: how much the last increment shrank (the iteration's observed contraction rate).
     const double theta = iteration >= 2 ? last_increment / previous_increment : 0.0;
@@ -275,7 +275,7 @@ StepReport TimeStepper::project() {
     const bool may_stop = iteration >= 1 && distance_left < options.increment_tolerance;
     if (!may_stop)
       m_constraints.evaluate(m_phi, &m_constraint_values, &m_jacobian);
-    else if (!m_values_current)
+    else if (!values_current)
       m_constraints.evaluate(m_phi, &m_constraint_values, nullptr);
     double held_residual = 0.0;
     for (std::size_t h = 0; h < m_model.held.size(); ++h) {
@@ -472,7 +472,7 @@ StepReport TimeStepper::project() {
     if (newton)
       m_lambda += scale * (m_solution.equality_multipliers - m_lambda);
     m_phi.swap(m_trial);
-    m_values_current = trial_evaluated;
+    values_current = trial_evaluated;
     if (trial_evaluated)
       m_constraint_values.swap(m_trial_values);
   }

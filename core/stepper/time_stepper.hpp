@@ -115,8 +115,6 @@ class TimeStepper {
   Eigen::VectorXd m_held_reaction;  // (3N) ∇Cᵀλ at the held coordinates (0 elsewhere), for the line
                                     // search's held-row penalty
   Eigen::VectorXd m_constraint_values, m_phi, m_phi0, m_targets, m_trial, m_trial_values;
-  // m_constraint_values already hold C(m_phi): the line search evaluated the point it accepted.
-  bool m_values_current = false;
 };
 
 }  // namespace clothfit::stepper

@@ -20,7 +20,7 @@ int expect_reports_match_states(const std::string& example, int steps) {
   const constraints::InextensibilityConstraints constraints(s.model.mesh);
   SimulationState state = stepper.initial_state(s.initial_positions);
   Eigen::VectorXd values;
-  int searched = 0;  // steps of more than two iterations, whose values came from a line search
+  int searched = 0;  // steps that reached the convergence test more than twice
   int stick_contacts = 0;
   for (int n = 0; n < steps; ++n) {
     const StepReport report = stepper.step(&state);
