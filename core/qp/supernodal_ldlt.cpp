@@ -110,6 +110,97 @@ void column_update(int begin, int end, int k, const double* l, long ldl, const d
   }
 }
 
+// Four rows at once: c_q[i] −= Σ_{t<k} a_q[t·stride] s[t·lds + i] for q < 4 and 0 ≤ i < m, with
+// the same groups of up to four terms per subtraction as column_update, so every c_q gets exactly
+// the bits four column_update calls would give it. Each pass over the four source rows of a group
+// updates four destination rows: a quarter of column_update's loads of the sources per
+// multiply–add, which is what limits the many-right-hand-side sweeps (m of 20–200). The
+// destinations must not overlap the sources or each other.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void four_row_update(int m, int k, const double* __restrict s, long lds,
+                     const double* const* a, long stride, double* const* c) {
+  double* __restrict c0 = c[0];
+  double* __restrict c1 = c[1];
+  double* __restrict c2 = c[2];
+  double* __restrict c3 = c[3];
+  const double* a0 = a[0];
+  const double* a1 = a[1];
+  const double* a2 = a[2];
+  const double* a3 = a[3];
+  int t = 0;
+  for (; t + 4 <= k; t += 4) {
+    const double* __restrict s0 = s + t * lds;
+    const double* __restrict s1 = s0 + lds;
+    const double* __restrict s2 = s1 + lds;
+    const double* __restrict s3 = s2 + lds;
+    const long p = t * stride;
+    const double b00 = a0[p], b01 = a0[p + stride], b02 = a0[p + 2 * stride],
+                 b03 = a0[p + 3 * stride];
+    const double b10 = a1[p], b11 = a1[p + stride], b12 = a1[p + 2 * stride],
+                 b13 = a1[p + 3 * stride];
+    const double b20 = a2[p], b21 = a2[p + stride], b22 = a2[p + 2 * stride],
+                 b23 = a2[p + 3 * stride];
+    const double b30 = a3[p], b31 = a3[p + stride], b32 = a3[p + 2 * stride],
+                 b33 = a3[p + 3 * stride];
+    for (int i = 0; i < m; ++i) {
+      const double x0 = s0[i], x1 = s1[i], x2 = s2[i], x3 = s3[i];
+      c0[i] -= x0 * b00 + x1 * b01 + x2 * b02 + x3 * b03;
+      c1[i] -= x0 * b10 + x1 * b11 + x2 * b12 + x3 * b13;
+      c2[i] -= x0 * b20 + x1 * b21 + x2 * b22 + x3 * b23;
+      c3[i] -= x0 * b30 + x1 * b31 + x2 * b32 + x3 * b33;
+    }
+  }
+  const double* __restrict s0 = s + t * lds;
+  const double* __restrict s1 = s0 + lds;
+  const double* __restrict s2 = s1 + lds;
+  const long p = t * stride;
+  switch (k - t) {
+    case 3: {
+      const double b00 = a0[p], b01 = a0[p + stride], b02 = a0[p + 2 * stride];
+      const double b10 = a1[p], b11 = a1[p + stride], b12 = a1[p + 2 * stride];
+      const double b20 = a2[p], b21 = a2[p + stride], b22 = a2[p + 2 * stride];
+      const double b30 = a3[p], b31 = a3[p + stride], b32 = a3[p + 2 * stride];
+      for (int i = 0; i < m; ++i) {
+        const double x0 = s0[i], x1 = s1[i], x2 = s2[i];
+        c0[i] -= x0 * b00 + x1 * b01 + x2 * b02;
+        c1[i] -= x0 * b10 + x1 * b11 + x2 * b12;
+        c2[i] -= x0 * b20 + x1 * b21 + x2 * b22;
+        c3[i] -= x0 * b30 + x1 * b31 + x2 * b32;
+      }
+      break;
+    }
+    case 2: {
+      const double b00 = a0[p], b01 = a0[p + stride];
+      const double b10 = a1[p], b11 = a1[p + stride];
+      const double b20 = a2[p], b21 = a2[p + stride];
+      const double b30 = a3[p], b31 = a3[p + stride];
+      for (int i = 0; i < m; ++i) {
+        const double x0 = s0[i], x1 = s1[i];
+        c0[i] -= x0 * b00 + x1 * b01;
+        c1[i] -= x0 * b10 + x1 * b11;
+        c2[i] -= x0 * b20 + x1 * b21;
+        c3[i] -= x0 * b30 + x1 * b31;
+      }
+      break;
+    }
+    case 1: {
+      const double b00 = a0[p], b10 = a1[p], b20 = a2[p], b30 = a3[p];
+      for (int i = 0; i < m; ++i) {
+        const double x0 = s0[i];
+        c0[i] -= x0 * b00;
+        c1[i] -= x0 * b10;
+        c2[i] -= x0 * b20;
+        c3[i] -= x0 * b30;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 // Four doubles (GCC/Clang vector extension): one AVX register in the AVX2 clone, two SSE2
 // registers in the default one.
 typedef double Double4 __attribute__((vector_size(32)));
@@ -605,12 +696,35 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
     // zeros, so skipping them changes no value (at most the sign of a zero).
     if (std::all_of(ws, ws + k * m, [](double v) { return v == 0.0; }))
       continue;
-    for (int t = 1; t < k; ++t) {
+    // Pivot rows t0 … t0 + 3 (t0 a multiple of 4) take the rows before t0 together (whole
+    // groups of four, as in column_update), then the up to three rows between them one by one.
+    int t0 = 0;
+    for (; t0 + 4 <= k; t0 += 4) {
+      if (t0 > 0) {
+        const double* a[4] = {l + t0, l + t0 + 1, l + t0 + 2, l + t0 + 3};
+        double* c[4] = {ws + t0 * m, ws + (t0 + 1) * m, ws + (t0 + 2) * m, ws + (t0 + 3) * m};
+        four_row_update(static_cast<int>(m), t0, ws, m, a, f, c);
+      }
+      for (int q = 1; q < 4; ++q) {
+        const int t = t0 + q;
+        for (int j = t0; j < t; ++j)
+          coefficients[j - t0] = l[j * f + t];
+        column_update(0, static_cast<int>(m), q, ws + t0 * m, m, coefficients, ws + t * m);
+      }
+    }
+    for (int t = std::max(t0, 1); t < k; ++t) {
       for (int j = 0; j < t; ++j)
         coefficients[j] = l[j * f + t];
       column_update(0, static_cast<int>(m), t, ws, m, coefficients, ws + t * m);
     }
-    for (int i = 0; i < r; ++i) {
+    int i = 0;
+    for (; i + 4 <= r; i += 4) {
+      const double* a[4] = {l + k + i, l + k + i + 1, l + k + i + 2, l + k + i + 3};
+      double* c[4] = {w + rows[i] * m, w + rows[i + 1] * m, w + rows[i + 2] * m,
+                      w + rows[i + 3] * m};
+      four_row_update(static_cast<int>(m), k, ws, m, a, f, c);
+    }
+    for (; i < r; ++i) {
       for (int j = 0; j < k; ++j)
         coefficients[j] = l[j * f + k + i];
       column_update(0, static_cast<int>(m), k, ws, m, coefficients, w + rows[i] * m);
@@ -624,7 +738,14 @@ void SupernodalLdlt::solve_permuted_rows(RowMajorMatrix* work, RowMajorMatrix* g
     if (r > 0) {
       for (int i = 0; i < r; ++i)
         gather->row(i) = work->row(rows[i]);
-      for (int t = 0; t < k; ++t)
+      int t = 0;
+      for (; t + 4 <= k; t += 4) {
+        const double* a[4] = {l + t * f + k, l + (t + 1) * f + k, l + (t + 2) * f + k,
+                              l + (t + 3) * f + k};
+        double* c[4] = {ws + t * m, ws + (t + 1) * m, ws + (t + 2) * m, ws + (t + 3) * m};
+        four_row_update(static_cast<int>(m), r, gather->data(), m, a, 1, c);
+      }
+      for (; t < k; ++t)
         column_update(0, static_cast<int>(m), r, gather->data(), m, l + t * f + k, ws + t * m);
     }
     for (int t = k - 2; t >= 0; --t)
