@@ -40,7 +40,7 @@ void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
 void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
                     "increment_tolerance", "max_iterations", "contact_margin", "projection_damping",
-                    "newton_projection", "exact_curvature"});
+                    "newton_projection", "exact_curvature", "max_damping_offset"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
   solver->time_step = o.number("time_step", 0.0, Range::non_negative());
@@ -56,6 +56,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.number("projection_damping", solver->projection_damping, Range::positive());
   solver->newton_projection = o.boolean("newton_projection", solver->newton_projection);
   solver->exact_curvature = o.boolean("exact_curvature", solver->exact_curvature);
+  solver->max_damping_offset =
+      o.number("max_damping_offset", solver->max_damping_offset, Range::non_negative());
 }
 
 ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {

@@ -241,7 +241,13 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
       m_rhs[it.col()] += m_fixed_sigma[r] * it.value();
   }
   m_zero_rhs.setZero(m_e);
-  m_kkt->solve(m_rhs, -problem.equality_offset, &m_x_fixed, &m_y_fixed);
+  // The equality rows' right-hand side, −c_E − ε λ₀ in the damped QP (qp::damping_centre).
+  m_equality_rhs = -problem.equality_offset;
+  if (m_options.refinement_steps == 0 && problem.multiplier_estimate.size() == m_e && m_e > 0) {
+    const double epsilon = m_kkt->regularization();
+    m_equality_rhs.noalias() -= epsilon * damping_centre(problem, epsilon);
+  }
+  m_kkt->solve(m_rhs, m_equality_rhs, &m_x_fixed, &m_y_fixed);
 
   m_schur.clear();
   m_working.clear();

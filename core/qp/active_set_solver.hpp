@@ -88,7 +88,7 @@ class ActiveSetSolver final : public QpSolver {
   std::vector<double> m_offset;           // per working row: c_b + g_b x_E
   std::vector<char> m_state;              // per row of the Schur block: a RowState
   int m_num_inequalities = 0;             // m_I of the current problem
-  Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs;
+  Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs, m_equality_rhs;
   Eigen::VectorXd m_equality_residual;  // c_E + A_E x of the solution (the final check)
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
   std::vector<int> m_seed_row_ids;  // the seeded rows (work space of add_seed_rows)

@@ -36,7 +36,7 @@ class DelassusFactorization final : public EqualitySystem {
                      RowMajorMatrix* y) const override;
 
   // ε actually used, in the units of W.
-  double regularization() const { return m_epsilon; }
+  double regularization() const override { return m_epsilon; }
 
  private:
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower> m_llt;

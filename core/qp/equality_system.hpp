@@ -28,6 +28,8 @@ class EqualitySystem {
   // After a successful factorize(): whether the QP is convex on the null space of A_E, i.e. the
   // matrix has n positive and m_E negative pivots (true whenever K is positive semidefinite).
   virtual bool convex() const { return true; }
+  // After a successful factorize(): ε, the regularisation added (in the units of A_E D⁻¹ A_Eᵀ).
+  virtual double regularization() const = 0;
   // r_x (n), r_y (m_E, may be empty) → x (n), y (m_E).
   virtual void solve(const Eigen::VectorXd& r_x, const Eigen::VectorXd& r_y, Eigen::VectorXd* x,
                      Eigen::VectorXd* y) const = 0;

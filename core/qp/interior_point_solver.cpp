@@ -379,7 +379,9 @@ QpTermination termination_of(Ipopt::ApplicationReturnStatus status) {
 
 // The damped QP of the header as an exact QP over (x, v): v (m_E) are elastic lengths with
 // masses ‖a_i‖₂² / ε and equality rows a_i x − ‖a_i‖₂ v_i + c_i = 0 (‖a_i‖₂ := 1 for a zero row),
-// so that at a solution a_i x + c_i = ε λ_i: the regularised saddle-point system.
+// so that at a solution a_i x + c_i = ε λ_i: the regularised saddle-point system. With a damping
+// centre λ₀ (qp::damping_centre) v_i also has the linear term ‖a_i‖₂ λ₀_i v_i in the objective
+// (f_v = −‖a_i‖₂ λ₀_i), and a_i x + c_i = ε (λ_i − λ₀_i).
 QpProblem damped_problem(const QpProblem& problem, double relative_regularization) {
   const int n = problem.num_variables();
   const int m_e = problem.num_equalities();
@@ -402,6 +404,7 @@ QpProblem damped_problem(const QpProblem& problem, double relative_regularizatio
   damped.mass.tail(m_e) = norms.array().square() / epsilon;
   damped.linear = Eigen::VectorXd::Zero(n + m_e);
   damped.linear.head(n) = problem.linear;
+  damped.linear.tail(m_e) = -norms.cwiseProduct(damping_centre(problem, epsilon));
   if (problem.has_curvature()) {
     std::vector<Eigen::Triplet<double>> triplets;
     for (int col = 0; col < problem.curvature.outerSize(); ++col) {

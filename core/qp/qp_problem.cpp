@@ -5,6 +5,15 @@
 
 namespace clothfit::qp {
 
+Eigen::VectorXd damping_centre(const QpProblem& problem, double epsilon) {
+  const int m_e = problem.num_equalities();
+  if (problem.multiplier_estimate.size() != m_e ||
+      !(problem.max_damping_offset < std::numeric_limits<double>::infinity()) || !(epsilon > 0.0))
+    return Eigen::VectorXd::Zero(m_e);
+  const double limit = problem.max_damping_offset / epsilon;
+  return problem.multiplier_estimate - problem.multiplier_estimate.cwiseMax(-limit).cwiseMin(limit);
+}
+
 QpProblem without_pinned_rows(const QpProblem& problem) {
   QpProblem out = problem;
   const int n = problem.num_variables();
@@ -67,6 +76,10 @@ QpProblem without_pinned_rows(const QpProblem& problem) {
   out.equality_jacobian.makeCompressed();
   out.equality_offset.resize(m_e + m_p);
   out.equality_offset << problem.equality_offset, problem.pinned_offset;
+  if (problem.multiplier_estimate.size() == m_e) {  // the pinned rows' damping centred at 0
+    out.multiplier_estimate.setZero(m_e + m_p);
+    out.multiplier_estimate.head(m_e) = problem.multiplier_estimate;
+  }
 
   // Inequality rows: A_I, then p ≥ 0, q ≥ 0.
   triplets.clear();

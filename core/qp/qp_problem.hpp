@@ -40,6 +40,15 @@ struct QpProblem {
   SparseRowMatrix pinned_jacobian;        // (m_P × n) A_P; may be 0 × 0 when m_P = 0
   Eigen::VectorXd pinned_offset;          // (m_P) c_P
   Eigen::VectorXd pinned_bound;           // (m_P) b ≥ 0 on |σ|, +∞ for none; empty: all +∞
+  // The damped QP (QpSolverOptions::refinement_steps = 0) holds the equality rows as
+  // c_E + A_E x = ε (λ − λ₀): a compliance ε, centred at λ₀ = damping_centre(*this, ε), which is 0
+  // unless the caller passes an estimate λ̂ of the multipliers (m_E; empty: none) and a bound τ on
+  // the rows' offsets: λ₀ = λ̂ − clamp(λ̂, −τ/ε, τ/ε), so that at λ = λ̂ no row is off by more than
+  // τ. An iteration that passes its current λ as λ̂ thus keeps the compliance where it is harmless
+  // (it keeps nearly dependent rows well posed) and has fixed points with |c_E + A_E x| ≤ τ;
+  // τ = 0 damps only the change of λ (the proximal method of multipliers), τ = ∞ gives λ₀ = 0.
+  Eigen::VectorXd multiplier_estimate;
+  double max_damping_offset = std::numeric_limits<double>::infinity();
   // Set by the caller when mass, curvature and equality_jacobian hold exactly the values of the
   // previous solve() given to the same solver (only f, c_E and the inequality rows changed): the
   // solver may then reuse its factorisation of the equality block instead of refactoring.
@@ -54,6 +63,9 @@ struct QpProblem {
   }
   bool has_curvature() const { return curvature.nonZeros() > 0; }
 };
+
+// λ₀ of QpProblem::multiplier_estimate for the compliance ε (m_E; zero when there is no estimate).
+Eigen::VectorXd damping_centre(const QpProblem& problem, double epsilon);
 
 struct QpSolution {
   Eigen::VectorXd x;                       // (n)

@@ -106,6 +106,7 @@ bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_reg
   }
   mean_delassus = m > 0 ? mean_delassus / m : 1.0;
   const double epsilon = relative_regularization * std::max(mean_delassus, 1e-300);
+  m_epsilon = epsilon;
 
   // Every entry of the pattern is written below (it was built from exactly these entries), K's
   // off-diagonal ones once each: no zeroing first.

@@ -28,6 +28,7 @@ class SaddlePointFactorization final : public EqualitySystem {
   // The LDLᵀ has exactly m_E negative pivots (with ε > 0, the inertia of the unregularised
   // matrix whenever A_E has full rank).
   bool convex() const override { return m_convex; }
+  double regularization() const override { return m_epsilon; }
 
  private:
   bool same_pattern(const QpProblem& problem) const;
@@ -42,6 +43,7 @@ class SaddlePointFactorization final : public EqualitySystem {
   const QpProblem* m_problem = nullptr;
   int m_refinement_steps = 0;
   bool m_convex = true;
+  double m_epsilon = 0.0;
   mutable Eigen::VectorXd m_rhs, m_z, m_residual;
   mutable RowMajorMatrix m_rhs_columns, m_z_columns, m_residual_columns;
 };

@@ -182,7 +182,7 @@ void parse_self_collisions(const JsonObject& c, stepper::SelfCollisionOptions* o
 
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
-                    "max_iterations", "contact_margin", "exact_curvature"});
+                    "max_iterations", "contact_margin", "exact_curvature", "max_damping_offset"});
   if (s.has("qp")) {
     parse_qp_solver_type(s.choice("qp", {"active-set", "interior-point"}), &o->qp_solver);
   }
@@ -194,6 +194,8 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   o->max_iterations = s.integer("max_iterations", o->max_iterations, Range::at_least(1));
   o->contact_margin = s.number("contact_margin", o->contact_margin, Range::positive());
   o->exact_curvature = s.boolean("exact_curvature", o->exact_curvature);
+  o->max_damping_offset =
+      s.number("max_damping_offset", o->max_damping_offset, Range::non_negative());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,8 +38,20 @@ struct StepperOptions {
   // Levenberg–Marquardt damping of the projection: the QP's equality Delassus matrix gets
   // ε = projection_damping · mean(diag) on its diagonal and no refinement, so that steps along the
   // nearly dependent constraint directions of a nearly flat sheet are damped instead of
-  // overshooting. Overrides qp.equality_regularization and qp.refinement_steps.
+  // overshooting. Overrides qp.equality_regularization and qp.refinement_steps. The damping is a
+  // compliance: the QP holds the rows as C + ∇C Δφ = ε (λ − λ₀), and with λ₀ = 0 a Newton step
+  // converges to C = ελ, not C = 0.
   double projection_damping = 1e-10;
+  // Newton projection: the most that the damping's compliance may offset a row at the current
+  // multipliers (τ, the units of C): λ₀ = λ − clamp(λ, ±τ/ε) (qp::QpProblem::multiplier_estimate),
+  // so that the iteration's fixed points have |C_i| ≤ τ. +∞ (the default) keeps λ₀ = 0. ε grows
+  // fast as the mesh is refined (the hanging sheet's flat start: ε = 1.5e-4, 1.4e-3 and 1.5e-2 on
+  // 7 × 9, 13 × 17 and 25 × 33 nodes), and ε‖λ‖∞ with it, to 8e-6 on 25 × 33, where steps then
+  // cannot reach ε0 = 1e-6 and run into the iteration cap; there τ = ε0/2 ends them. 0 damps only
+  // the change of λ (the proximal method of multipliers). README "The model and how a step is
+  // solved" has the measurements; the default is kept because a finite τ changes the contact runs
+  // the fits were validated with.
+  double max_damping_offset = std::numeric_limits<double>::infinity();
   // Newton projection: each QP minimises ½‖φ − φ0‖² in the metric ρM + Σ λ_i ∇²C_i (the
   // constraint curvature, kept positive semidefinite: InextensibilityConstraints::curvature), so
   // the iteration converges to the implicit-Euler step with constraint forces at t_{n+1}, and

@@ -87,6 +87,7 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     }
   }
   m_qp.equality_offset.setZero(num_c);
+  m_qp.max_damping_offset = m_model.options.max_damping_offset;
   m_lambda.setZero(num_c);
   if (m_model.options.newton_projection) {
     // K ⊗ I₃ restricted to the free coordinates; the free numbering is monotone, so K's lower
@@ -374,6 +375,13 @@ StepReport TimeStepper::project() {
         }
       }
     }
+    // Newton with a finite StepperOptions::max_damping_offset: the damping's compliance centred so
+    // that it offsets no row by more than that at the current λ. Gauss–Newton's multipliers are
+    // those of a correction: centred at 0.
+    if (newton && options.max_damping_offset < std::numeric_limits<double>::infinity())
+      m_qp.multiplier_estimate = m_lambda;
+    else
+      m_qp.multiplier_estimate.resize(0);
     qp::QpSummary summary = m_solver->solve(m_qp, m_start, &m_solution);
     if (summary.termination == qp::QpTermination::kNotConvex && m_exact_curvature && refactor) {
       // The compression made the exact curvature too negative: the semidefinite model, for this

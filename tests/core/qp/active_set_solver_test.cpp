@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <limits>
+#include <utility>
+#include <vector>
 
 namespace clothfit::qp {
 namespace {
@@ -106,6 +109,67 @@ TEST(ActiveSetSolver, EqualityOnlyMatchesTheClosedForm) {
   EXPECT_LT((s.x - x).norm(), 1e-13);
   EXPECT_LT((s.equality_multipliers - lambda).norm(), 1e-12);
   EXPECT_LT((c + a * s.x).norm(), 1e-14);
+}
+
+TEST(ActiveSetSolver, DampedEqualityRowsAreCompliantAboutTheirCentre) {
+  // The damped QP (refinement_steps = 0) holds the rows as c + A x = ε (λ − λ₀), ε = r ·
+  // mean(diag A D⁻¹ Aᵀ): x = D⁻¹(f − Aᵀλ) with (A D⁻¹ Aᵀ + εI) λ = c + A D⁻¹ f + ε λ₀, and
+  // λ₀ = λ̂ − clamp(λ̂, ±τ/ε) for the estimate λ̂ and offset bound τ (0 without an estimate).
+  Eigen::MatrixXd a(2, 4);
+  a << 1, 2, 0, -1, 0, 1, 1, 3;
+  const Eigen::Vector4d mass(0.5, 2, 1, 3);
+  const Eigen::Vector4d f(1, -1, 2, 0.5);
+  const Eigen::Vector2d c(0.3, -0.7);
+  QpProblem p = unit_mass_problem(f);
+  p.mass = mass;
+  p.equality_jacobian = sparse(a);
+  p.equality_offset = c;
+  const Eigen::MatrixXd dinv = mass.cwiseInverse().asDiagonal();
+  const Eigen::Matrix2d w = a * dinv * a.transpose();
+  QpSolverOptions options;
+  options.refinement_steps = 0;
+  options.equality_regularization = 0.1;
+  const double epsilon = 0.1 * w.diagonal().mean();
+  const auto expected = [&](const Eigen::Vector2d& centre) {
+    const Eigen::Matrix2d shifted = w + epsilon * Eigen::Matrix2d::Identity();
+    const Eigen::Vector2d lambda = shifted.ldlt().solve(c + a * dinv * f + epsilon * centre);
+    return std::pair<Eigen::Vector4d, Eigen::Vector2d>(dinv * (f - a.transpose() * lambda), lambda);
+  };
+  const Eigen::Vector2d exact = w.ldlt().solve(c + a * dinv * f);  // the undamped λ
+  struct Case {
+    Eigen::Vector2d estimate;
+    double bound;
+    Eigen::Vector2d centre;
+  };
+  const double limit = 0.05 / epsilon;  // τ/ε for τ = 0.05
+  const std::vector<Case> cases = {
+      {exact, std::numeric_limits<double>::infinity(), Eigen::Vector2d::Zero()},  // no bound
+      {exact, 0.0, exact},  // τ = 0: centred at the estimate, here the exact λ
+      {Eigen::Vector2d(3.0 * limit, 0.5 * limit), 0.05, Eigen::Vector2d(2.0 * limit, 0.0)},
+      {Eigen::Vector2d(-0.5 * limit, -4.0 * limit), 0.05, Eigen::Vector2d(0.0, -3.0 * limit)}};
+  for (const Case& k : cases) {
+    p.multiplier_estimate = k.estimate;
+    p.max_damping_offset = k.bound;
+    EXPECT_LT((damping_centre(p, epsilon) - k.centre).norm(), 1e-12 * (1.0 + k.centre.norm()));
+    ActiveSetSolver solver(options);
+    QpSolution s;
+    ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+    const auto [x, lambda] = expected(k.centre);
+    EXPECT_LT((s.x - x).norm(), 1e-12) << "bound " << k.bound;
+    EXPECT_LT((s.equality_multipliers - lambda).norm(), 1e-11) << "bound " << k.bound;
+  }
+  // Centred at the exact multipliers, the damped QP has the exact solution: c + A x = 0.
+  p.multiplier_estimate = exact;
+  p.max_damping_offset = 0.0;
+  ActiveSetSolver centred(options);
+  QpSolution s;
+  ASSERT_TRUE(centred.solve(p, {}, &s).ok());
+  EXPECT_LT((c + a * s.x).norm(), 1e-13);
+  // Refined rows (the default options) ignore the centre: the exact QP.
+  p.multiplier_estimate = Eigen::Vector2d(5.0, -5.0);
+  ActiveSetSolver refined;
+  ASSERT_TRUE(refined.solve(p, {}, &s).ok());
+  EXPECT_LT((c + a * s.x).norm(), 1e-13);
 }
 
 TEST(ActiveSetSolver, RankDeficientConsistentEqualitiesAreSolved) {

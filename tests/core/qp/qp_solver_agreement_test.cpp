@@ -662,6 +662,61 @@ TEST(QpSolverAgreement, SolversAgreeOnTheDampedQp) {
   }
 }
 
+// The damped QP centred about a multiplier estimate (QpProblem::multiplier_estimate,
+// max_damping_offset): both solvers agree with each other for a partly clamped centre, and,
+// centred at the exact multipliers with τ = 0, both return the exact solution.
+TEST(QpSolverAgreement, SolversAgreeOnTheDampedQpWithACentre) {
+  QpSolverOptions damped;
+  damped.refinement_steps = 0;
+  damped.equality_regularization = 1e-4;
+  std::mt19937 rng(2024);
+  for (int trial = 0; trial < 12; ++trial) {
+    testing::RandomQpOptions options = options_for(trial);
+    options.num_curvature_terms = trial % 2 == 0 ? options.num_nodes / 2 : 0;
+    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const double length_scale = kkt_residual(qp.problem, qp.solution).length_scale;
+    const Eigen::VectorXd& exact = qp.solution.equality_multipliers;
+    QpProblem centred = qp.problem;
+    // A partly clamped centre: the exact multipliers, perturbed, offsets bounded by half the
+    // largest that λ̂ would give.
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    centred.multiplier_estimate = exact;
+    for (Eigen::Index i = 0; i < exact.size(); ++i)
+      centred.multiplier_estimate[i] += 0.3 * exact.cwiseAbs().maxCoeff() * uniform(rng);
+    // ε = r · mean(diag A_E D⁻¹ A_Eᵀ) (EqualitySystem).
+    double mean_delassus = 0.0;
+    for (int r = 0; r < qp.problem.num_equalities(); ++r) {
+      for (SparseRowMatrix::InnerIterator it(qp.problem.equality_jacobian, r); it; ++it)
+        mean_delassus += it.value() * it.value() / qp.problem.mass[it.col()];
+    }
+    const double epsilon =
+        damped.equality_regularization * mean_delassus / qp.problem.num_equalities();
+    centred.max_damping_offset =
+        0.5 * epsilon * centred.multiplier_estimate.lpNorm<Eigen::Infinity>();
+    ASSERT_GT(damping_centre(centred, epsilon).cwiseAbs().maxCoeff(), 0.0);
+    QpSolution reference, solution;
+    const std::unique_ptr<QpSolver> active_set = make_qp_solver(QpSolverType::kActiveSet, damped);
+    const std::unique_ptr<QpSolver> interior_point =
+        make_qp_solver(QpSolverType::kInteriorPoint, damped);
+    const QpSummary reference_summary = interior_point->solve(centred, {}, &reference);
+    ASSERT_TRUE(reference_summary.ok()) << reference_summary.message;
+    const QpSummary summary = active_set->solve(centred, {}, &solution);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_LT((solution.x - reference.x).lpNorm<Eigen::Infinity>(),
+              kAgreementTolerance * length_scale);
+
+    centred.multiplier_estimate = exact;
+    centred.max_damping_offset = 0.0;
+    for (QpSolver* solver : {active_set.get(), interior_point.get()}) {
+      SCOPED_TRACE(std::string(solver->name()));
+      ASSERT_TRUE(solver->solve(centred, {}, &solution).ok());
+      EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
+                kAgreementTolerance * length_scale);
+    }
+  }
+}
+
 // `clothfit simulate --qp interior-point`: the stepper (Newton projection, damped QPs with
 // curvature, held nodes eliminated) converges at every step of the hanging example with either
 // solver, and the two trajectories agree.
