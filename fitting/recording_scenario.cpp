@@ -40,7 +40,8 @@ void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
 void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
                     "increment_tolerance", "max_iterations", "contact_margin", "projection_damping",
-                    "newton_projection", "exact_curvature", "max_damping_offset"});
+                    "newton_projection", "exact_curvature", "max_damping_offset",
+                    "newton_fallback_after"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
   solver->time_step = o.number("time_step", 0.0, Range::non_negative());
@@ -58,6 +59,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   solver->exact_curvature = o.boolean("exact_curvature", solver->exact_curvature);
   solver->max_damping_offset =
       o.number("max_damping_offset", solver->max_damping_offset, Range::non_negative());
+  solver->newton_fallback_after =
+      o.integer("newton_fallback_after", solver->newton_fallback_after, Range::at_least(0));
 }
 
 ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {

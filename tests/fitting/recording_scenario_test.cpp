@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/io/input_error.hpp"
 
 namespace clothfit::fitting {
@@ -42,6 +44,13 @@ TEST(RecordingScenario, DefaultsAndPaths) {
   EXPECT_EQ(s.parameters.specs()[2].name, "mu.floor");
   EXPECT_DOUBLE_EQ(s.parameters.specs()[2].value, 0.3);  // the obstacle's own friction
   EXPECT_EQ(s.parameters.fitted(), std::vector<int>{0});
+  EXPECT_EQ(s.solver.max_damping_offset, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.solver.newton_fallback_after, stepper::StepperOptions{}.newton_fallback_after);
+  nlohmann::json j = minimal();
+  j["solver"] = {{"max_damping_offset", 0.0}, {"newton_fallback_after", 5}};
+  const RecordingScenario t = parse_recording_scenario(j, "dir/s.json");
+  EXPECT_EQ(t.solver.max_damping_offset, 0.0);
+  EXPECT_EQ(t.solver.newton_fallback_after, 5);
 }
 
 TEST(RecordingScenario, MistakesNameTheirField) {
@@ -69,6 +78,12 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["solver"] = {{"qp", "simplex"}};
   EXPECT_EQ(error_field(j), "solver.qp");
+  j = minimal();
+  j["solver"] = {{"max_damping_offset", -1e-7}};
+  EXPECT_EQ(error_field(j), "solver.max_damping_offset");
+  j = minimal();
+  j["solver"] = {{"newton_fallback_after", -1}};
+  EXPECT_EQ(error_field(j), "solver.newton_fallback_after");
 }
 
 }  // namespace

@@ -38,16 +38,29 @@ TEST(ProjectionDamping, BoundedOffsetLetsHeavilyDampedNewtonStepsConverge) {
   EXPECT_LT(static_cast<double>(iterations) / steps, 10.0);
 }
 
-TEST(ProjectionDamping, ScenarioFieldSetsTheBoundAndRejectsANegativeOne) {
+TEST(ProjectionDamping, ScenarioFieldsSetTheBoundAndTheFallbackAndRejectNegativeOnes) {
   nlohmann::json j = nlohmann::json::parse(R"({
     "cloth": {"mesh": {"type": "grid", "width": 0.4, "height": 0.6, "nodes_x": 3, "nodes_y": 4},
               "material": "polyester", "virtual_density": 0.08, "damping": 0.2},
     "time": {"duration": 0.1},
-    "solver": {"max_damping_offset": 5e-7}})");
+    "solver": {"max_damping_offset": 5e-7, "newton_fallback_after": 5}})");
   EXPECT_EQ(scenario::parse_scenario(j, "s.json").model.options.max_damping_offset, 5e-7);
+  EXPECT_EQ(scenario::parse_scenario(j, "s.json").model.options.newton_fallback_after, 5);
   j["solver"].erase("max_damping_offset");
+  j["solver"].erase("newton_fallback_after");
   EXPECT_EQ(scenario::parse_scenario(j, "s.json").model.options.max_damping_offset,
             std::numeric_limits<double>::infinity());
+  EXPECT_EQ(scenario::parse_scenario(j, "s.json").model.options.newton_fallback_after,
+            StepperOptions{}.newton_fallback_after);
+  j["solver"]["newton_fallback_after"] = -1;
+  try {
+    scenario::parse_scenario(j, "s.json");
+    ADD_FAILURE() << "a negative fallback was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("solver.newton_fallback_after"), std::string::npos)
+        << e.what();
+  }
+  j["solver"].erase("newton_fallback_after");
   j["solver"]["max_damping_offset"] = -1.0;
   try {
     scenario::parse_scenario(j, "s.json");
