@@ -1,7 +1,11 @@
 // Simulator cost on the hanging example (issue 2): mean µs per step and q = wall / simulated time
 // for 7×9, 13×17, 25×33 and 49×65 grids, single thread, and how the cost per step grows with the
 // node count (relative to 7×9). Build Release. Usage:
-//   simulator_bench [SECONDS]   simulated seconds per mesh (default 4, the whole example)
+//   simulator_bench [SECONDS] [SOLVER_JSON]
+// SECONDS: simulated seconds per mesh (default 4, the whole example). SOLVER_JSON: solver fields
+// of a scenario, e.g. '{"max_damping_offset": 0, "newton_fallback_after": 5}': every mesh then
+// also runs with them, right after the default, and that row gives its time per step as a
+// ratio to the default's.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +13,7 @@
 #include <string>
 
 #include "bench/bench_arguments.hpp"
+#include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -26,39 +31,92 @@ std::string hanging_path() {
   return CLOTHFIT_SOURCE_DIR "/datasets/examples/hanging.json";
 }
 
+constexpr const char* kUsage =
+    "usage: simulator_bench [SECONDS] [SOLVER_JSON]\n"
+    "  SECONDS      simulated seconds per mesh (default 4)\n"
+    "  SOLVER_JSON  scenario solver fields, e.g. '{\"max_damping_offset\": 0}': each mesh also\n"
+    "               runs with them, and their row gives the time per step against the default's";
+
+struct Row {
+  double us_per_step = 0.0;
+  int nodes = 0;
+};
+
+Row run_row(const nlohmann::json& j, const std::string& path, const char* label, int nx, int ny,
+            double* base_per_node, double default_us) {
+  using namespace clothfit;
+  const scenario::Scenario s = scenario::parse_scenario(j, path);
+  const scenario::RunSummary run = scenario::run_simulation(s);
+  Row row;
+  row.us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
+  row.nodes = s.model.mesh.num_nodes();
+  const double per_node = row.us_per_step / row.nodes;
+  if (*base_per_node == 0.0)
+    *base_per_node = per_node;
+  char ratio[32] = "";
+  if (default_us > 0.0)
+    std::snprintf(ratio, sizeof ratio, "%.3f", row.us_per_step / default_us);
+  std::printf("%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %12.2e %14.2f %10s%s\n", nx, ny,
+              label, row.nodes, run.steps, row.us_per_step, run.q, run.mean_iterations,
+              run.mean_factorizations, run.max_constraint_violation, per_node / *base_per_node,
+              ratio, run.ok() ? "" : "  (not converged everywhere)");
+  std::fflush(stdout);
+  return row;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace clothfit;
-  const double seconds = bench::positive_argument(
-      argc, argv, 1, 4.0,
-      "usage: simulator_bench [SECONDS]   simulated seconds per mesh (default 4)");
+  const double seconds = bench::positive_argument(argc, argv, 1, 4.0, kUsage);
+  nlohmann::json solver;
+  if (argc > 2) {
+    solver = nlohmann::json::parse(argv[2], nullptr, false);
+    if (!solver.is_object()) {
+      std::fprintf(stderr, "simulator_bench: '%s': expected a JSON object of solver fields\n%s\n",
+                   argv[2], kUsage);
+      return 2;
+    }
+  }
   const std::string path = hanging_path();
   const nlohmann::json base = read_json_file(path);
+  if (!solver.empty()) {  // bad solver fields are reported before anything runs
+    nlohmann::json j = base;
+    for (const auto& [key, value] : solver.items())
+      j["solver"][key] = value;
+    try {
+      scenario::parse_scenario(j, path);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "simulator_bench: %s\n", e.what());
+      return 2;
+    }
+  }
   std::printf("hanging example (%s), %.2f s simulated per mesh, QP active-set, 1 thread\n",
               path.c_str(), seconds);
-  std::printf("%8s %7s %8s %12s %10s %10s %10s %12s %14s\n", "mesh", "nodes", "steps", "us/step",
-              "q", "iter/step", "fact/step", "max viol", "cost/node vs 7x9");
-  double base_per_node = 0.0;
+  if (!solver.empty())
+    std::printf("\"with\" rows: solver %s\n", solver.dump().c_str());
+  std::printf("%8s %-8s %7s %8s %12s %10s %10s %10s %12s %14s %10s\n", "mesh", "solver", "nodes",
+              "steps", "us/step", "q", "iter/step", "fact/step", "max viol", "cost/node vs 7x9",
+              "time ratio");
+  double base_per_node = 0.0, with_base_per_node = 0.0;
   const int sizes[][2] = {{7, 9}, {13, 17}, {25, 33}, {49, 65}};
-  for (const auto& size : sizes) {
-    nlohmann::json j = base;
-    j["cloth"]["mesh"]["nodes_x"] = size[0];
-    j["cloth"]["mesh"]["nodes_y"] = size[1];
-    j["held"][0]["nodes"] = nlohmann::json::array({{0, 0}, {0, size[0] - 1}});
-    j["time"]["duration"] = seconds;
-    const scenario::Scenario s = scenario::parse_scenario(j, path);
-    const scenario::RunSummary run = scenario::run_simulation(s);
-    const double us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
-    const int nodes = s.model.mesh.num_nodes();
-    const double per_node = us_per_step / nodes;
-    if (base_per_node == 0.0)
-      base_per_node = per_node;
-    std::printf("%5dx%-3d %7d %8ld %12.1f %10.4f %10.2f %10.2f %12.2e %14.2f%s\n", size[0], size[1],
-                nodes, run.steps, us_per_step, run.q, run.mean_iterations, run.mean_factorizations,
-                run.max_constraint_violation, per_node / base_per_node,
-                run.ok() ? "" : "  (not converged everywhere)");
-    std::fflush(stdout);
+  try {
+    for (const auto& size : sizes) {
+      nlohmann::json j = base;
+      j["cloth"]["mesh"]["nodes_x"] = size[0];
+      j["cloth"]["mesh"]["nodes_y"] = size[1];
+      j["held"][0]["nodes"] = nlohmann::json::array({{0, 0}, {0, size[0] - 1}});
+      j["time"]["duration"] = seconds;
+      const Row row = run_row(j, path, "default", size[0], size[1], &base_per_node, 0.0);
+      if (!solver.empty()) {
+        for (const auto& [key, value] : solver.items())
+          j["solver"][key] = value;
+        run_row(j, path, "with", size[0], size[1], &with_base_per_node, row.us_per_step);
+      }
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "simulator_bench: %s\n", e.what());
+    return 2;
   }
   return 0;
 }
