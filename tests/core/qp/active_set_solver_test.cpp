@@ -89,18 +89,28 @@ TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
     EXPECT_NEAR(s.x[i], std::clamp(f[i], 0.0, 1.0), 1e-13);
 }
 
+// Two equality rows on four variables with a non-unit mass, no inequality rows.
+struct TwoRowProblem {
+  Eigen::MatrixXd a{2, 4};
+  Eigen::Vector4d mass{0.5, 2, 1, 3};
+  Eigen::Vector4d f{1, -1, 2, 0.5};
+  Eigen::Vector2d c{0.3, -0.7};
+  QpProblem p;
+  Eigen::MatrixXd dinv;
+  TwoRowProblem() {
+    a << 1, 2, 0, -1, 0, 1, 1, 3;
+    p = unit_mass_problem(f);
+    p.mass = mass;
+    p.equality_jacobian = sparse(a);
+    p.equality_offset = c;
+    dinv = mass.cwiseInverse().asDiagonal();
+  }
+};
+
 TEST(ActiveSetSolver, EqualityOnlyMatchesTheClosedForm) {
   // x = D⁻¹(f − Aᵀλ) with (A D⁻¹ Aᵀ) λ = c + A D⁻¹ f.
-  Eigen::MatrixXd a(2, 4);
-  a << 1, 2, 0, -1, 0, 1, 1, 3;
-  const Eigen::Vector4d mass(0.5, 2, 1, 3);
-  const Eigen::Vector4d f(1, -1, 2, 0.5);
-  const Eigen::Vector2d c(0.3, -0.7);
-  QpProblem p = unit_mass_problem(f);
-  p.mass = mass;
-  p.equality_jacobian = sparse(a);
-  p.equality_offset = c;
-  const Eigen::MatrixXd dinv = mass.cwiseInverse().asDiagonal();
+  TwoRowProblem q;
+  const auto& [a, mass, f, c, p, dinv] = q;
   const Eigen::Vector2d lambda = (a * dinv * a.transpose()).ldlt().solve(c + a * dinv * f);
   const Eigen::Vector4d x = dinv * (f - a.transpose() * lambda);
   ActiveSetSolver solver;
@@ -115,16 +125,9 @@ TEST(ActiveSetSolver, DampedEqualityRowsAreCompliantAboutTheirCentre) {
   // The damped QP (refinement_steps = 0) holds the rows as c + A x = ε (λ − λ₀), ε = r ·
   // mean(diag A D⁻¹ Aᵀ): x = D⁻¹(f − Aᵀλ) with (A D⁻¹ Aᵀ + εI) λ = c + A D⁻¹ f + ε λ₀, and
   // λ₀ = λ̂ − clamp(λ̂, ±τ/ε) for the estimate λ̂ and offset bound τ (0 without an estimate).
-  Eigen::MatrixXd a(2, 4);
-  a << 1, 2, 0, -1, 0, 1, 1, 3;
-  const Eigen::Vector4d mass(0.5, 2, 1, 3);
-  const Eigen::Vector4d f(1, -1, 2, 0.5);
-  const Eigen::Vector2d c(0.3, -0.7);
-  QpProblem p = unit_mass_problem(f);
-  p.mass = mass;
-  p.equality_jacobian = sparse(a);
-  p.equality_offset = c;
-  const Eigen::MatrixXd dinv = mass.cwiseInverse().asDiagonal();
+  TwoRowProblem q;
+  const auto& [a, mass, f, c, unused, dinv] = q;
+  QpProblem& p = q.p;
   const Eigen::Matrix2d w = a * dinv * a.transpose();
   QpSolverOptions options;
   options.refinement_steps = 0;

@@ -625,6 +625,22 @@ TEST(QpSolverAgreement, SaddlePointFactorizationIsBackwardStableOnCapturedNewton
   }
 }
 
+// The damped QP's options (what the stepper asks for), with ε made large enough (1e-4 of the
+// Delassus diagonal) that the damped solution differs visibly from the exact one.
+QpSolverOptions damped_options() {
+  QpSolverOptions damped;
+  damped.refinement_steps = 0;
+  damped.equality_regularization = 1e-4;
+  return damped;
+}
+
+// Random problem `trial` of options_for, with a curvature term K in every other trial.
+testing::RandomQp damped_trial_qp(int trial, std::mt19937& rng) {
+  testing::RandomQpOptions options = options_for(trial);
+  options.num_curvature_terms = trial % 2 == 0 ? options.num_nodes / 2 : 0;
+  return testing::make_random_qp(options, rng);
+}
+
 // The damped QP (QpSolverOptions::refinement_steps = 0, as the stepper's Levenberg–Marquardt
 // projection asks for): the active set solves the regularised system [D + K, A_Eᵀ; A_E, −εI]
 // without refinement, the interior point the equivalent QP with elastic equality rows; both must
@@ -632,14 +648,10 @@ TEST(QpSolverAgreement, SaddlePointFactorizationIsBackwardStableOnCapturedNewton
 // large enough (1e-4 of the Delassus diagonal) that the damped solution differs visibly from the
 // exact one.
 TEST(QpSolverAgreement, SolversAgreeOnTheDampedQp) {
-  QpSolverOptions damped;
-  damped.refinement_steps = 0;
-  damped.equality_regularization = 1e-4;
+  const QpSolverOptions damped = damped_options();
   std::mt19937 rng(1618);
   for (int trial = 0; trial < 24; ++trial) {
-    testing::RandomQpOptions options = options_for(trial);
-    options.num_curvature_terms = trial % 2 == 0 ? options.num_nodes / 2 : 0;
-    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    const testing::RandomQp qp = damped_trial_qp(trial, rng);
     SCOPED_TRACE("trial " + std::to_string(trial));
     const std::unique_ptr<QpSolver> active_set = make_qp_solver(QpSolverType::kActiveSet, damped);
     const std::unique_ptr<QpSolver> interior_point =
@@ -666,14 +678,10 @@ TEST(QpSolverAgreement, SolversAgreeOnTheDampedQp) {
 // max_damping_offset): both solvers agree with each other for a partly clamped centre, and,
 // centred at the exact multipliers with τ = 0, both return the exact solution.
 TEST(QpSolverAgreement, SolversAgreeOnTheDampedQpWithACentre) {
-  QpSolverOptions damped;
-  damped.refinement_steps = 0;
-  damped.equality_regularization = 1e-4;
+  const QpSolverOptions damped = damped_options();
   std::mt19937 rng(2024);
   for (int trial = 0; trial < 12; ++trial) {
-    testing::RandomQpOptions options = options_for(trial);
-    options.num_curvature_terms = trial % 2 == 0 ? options.num_nodes / 2 : 0;
-    const testing::RandomQp qp = testing::make_random_qp(options, rng);
+    const testing::RandomQp qp = damped_trial_qp(trial, rng);
     SCOPED_TRACE("trial " + std::to_string(trial));
     const double length_scale = kkt_residual(qp.problem, qp.solution).length_scale;
     const Eigen::VectorXd& exact = qp.solution.equality_multipliers;
