@@ -46,9 +46,9 @@ struct StepperOptions {
   // multipliers (τ, the units of C): λ₀ = λ − clamp(λ, ±τ/ε) (qp::QpProblem::multiplier_estimate),
   // so that the iteration's fixed points have |C_i| ≤ τ. +∞ (the default) keeps λ₀ = 0. ε grows
   // fast as the mesh is refined (the hanging sheet's flat start: ε = 1.5e-4, 1.4e-3 and 1.5e-2 on
-  // 7 × 9, 13 × 17 and 25 × 33 nodes), and ε‖λ‖∞ with it, to 8e-6 on 25 × 33, where steps then
-  // cannot reach ε0 = 1e-6 and run into the iteration cap; there τ = ε0/2 ends them. 0 damps only
-  // the change of λ (the proximal method of multipliers). README "The model and how a step is
+  // 7 × 9, 13 × 17 and 25 × 33 nodes), and ε‖λ‖∞ with it, to about 8e-6 on 25 × 33, where steps
+  // then cannot reach ε0 = 1e-6 and run into the iteration cap; there τ = ε0/2 ends them. 0 damps
+  // only the change of λ (the proximal method of multipliers). README "The model and how a step is
   // solved" has the measurements; the default is kept because a finite τ changes the contact runs
   // the fits were validated with.
   double max_damping_offset = std::numeric_limits<double>::infinity();
