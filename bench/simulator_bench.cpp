@@ -37,31 +37,26 @@ constexpr const char* kUsage =
     "  SOLVER_JSON  scenario solver fields, e.g. '{\"max_damping_offset\": 0}': each mesh also\n"
     "               runs with them, and their row gives the time per step against the default's";
 
-struct Row {
-  double us_per_step = 0.0;
-  int nodes = 0;
-};
-
-Row run_row(const nlohmann::json& j, const std::string& path, const char* label, int nx, int ny,
-            double* base_per_node, double default_us) {
+// Runs one mesh, prints its row and returns its µs per step.
+double run_row(const nlohmann::json& j, const std::string& path, const char* label, int nx, int ny,
+               double* base_per_node, double default_us) {
   using namespace clothfit;
   const scenario::Scenario s = scenario::parse_scenario(j, path);
   const scenario::RunSummary run = scenario::run_simulation(s);
-  Row row;
-  row.us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
-  row.nodes = s.model.mesh.num_nodes();
-  const double per_node = row.us_per_step / row.nodes;
+  const double us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
+  const int nodes = s.model.mesh.num_nodes();
+  const double per_node = us_per_step / nodes;
   if (*base_per_node == 0.0)
     *base_per_node = per_node;
   char ratio[32] = "";
   if (default_us > 0.0)
-    std::snprintf(ratio, sizeof ratio, "%.3f", row.us_per_step / default_us);
+    std::snprintf(ratio, sizeof ratio, "%.3f", us_per_step / default_us);
   std::printf("%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %12.2e %14.2f %10s%s\n", nx, ny,
-              label, row.nodes, run.steps, row.us_per_step, run.q, run.mean_iterations,
+              label, nodes, run.steps, us_per_step, run.q, run.mean_iterations,
               run.mean_factorizations, run.max_constraint_violation, per_node / *base_per_node,
               ratio, run.ok() ? "" : "  (not converged everywhere)");
   std::fflush(stdout);
-  return row;
+  return us_per_step;
 }
 
 }  // namespace
@@ -80,12 +75,14 @@ int main(int argc, char** argv) {
   }
   const std::string path = hanging_path();
   const nlohmann::json base = read_json_file(path);
-  if (!solver.empty()) {  // bad solver fields are reported before anything runs
-    nlohmann::json j = base;
+  const auto with_solver = [&solver](nlohmann::json j) {  // j with the compared solver fields
     for (const auto& [key, value] : solver.items())
       j["solver"][key] = value;
+    return j;
+  };
+  if (!solver.empty()) {  // bad solver fields are reported before anything runs
     try {
-      scenario::parse_scenario(j, path);
+      scenario::parse_scenario(with_solver(base), path);
     } catch (const InputError& e) {
       std::fprintf(stderr, "simulator_bench: %s\n", e.what());
       return 2;
@@ -107,12 +104,9 @@ int main(int argc, char** argv) {
       j["cloth"]["mesh"]["nodes_y"] = size[1];
       j["held"][0]["nodes"] = nlohmann::json::array({{0, 0}, {0, size[0] - 1}});
       j["time"]["duration"] = seconds;
-      const Row row = run_row(j, path, "default", size[0], size[1], &base_per_node, 0.0);
-      if (!solver.empty()) {
-        for (const auto& [key, value] : solver.items())
-          j["solver"][key] = value;
-        run_row(j, path, "with", size[0], size[1], &with_base_per_node, row.us_per_step);
-      }
+      const double default_us = run_row(j, path, "default", size[0], size[1], &base_per_node, 0.0);
+      if (!solver.empty())
+        run_row(with_solver(j), path, "with", size[0], size[1], &with_base_per_node, default_us);
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "simulator_bench: %s\n", e.what());
