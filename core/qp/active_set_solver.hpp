@@ -23,9 +23,12 @@
 // exceeds its bound leaves the working set with its force fixed at the bound, σ = ±b, added to the
 // right-hand side through its response u (x_fixed = x_E + Σ σ u); it returns when its residual
 // turns to the side its force pushes towards (the slip reversed). One change at a time, like the
-// contact rows. In degenerate configurations (a sheet lying flat with friction: far more rows
-// than freedom) a row could cycle between its bound and the working set; after kMaxReturns
-// returns it stays at its bound for the rest of the solve.
+// contact rows. A row leaving the working set (to the observed rows or to its bound) is the first
+// one whose multiplier reaches its bound on the way from the current multipliers to the working
+// set's optimum (a ratio test). In degenerate configurations (a sheet lying on an obstacle with
+// friction: far more rows than freedom) a row can still cycle between its bound and the working
+// set; after kMaxReturns returns it stays at its bound for the rest of the solve, and
+// QpSummary::rows_left_at_bound counts those whose slip has reversed there.
 #pragma once
 
 #include <vector>
@@ -59,7 +62,7 @@ class ActiveSetSolver final : public QpSolver {
   // row's KKT response when already solved for (the seeded rows are solved for together), else
   // null.
   bool add_row(const QpProblem& problem, int row, QpSummary* summary, Eigen::VectorXd* u = nullptr,
-               Eigen::VectorXd* w = nullptr);
+               Eigen::VectorXd* w = nullptr, double z = 0.0);
   // The KKT response (u, w) to row `row` of `matrix`: from the cache, or solved for and cached.
   void response(const SparseRowMatrix& matrix, int row, QpSummary* summary, Eigen::VectorXd* u,
                 Eigen::VectorXd* w);
@@ -82,10 +85,11 @@ class ActiveSetSolver final : public QpSolver {
   Eigen::VectorXd m_y_fixed;  // (m_E) its equality multipliers
   std::vector<double> m_fixed_sigma;  // per pinned row: σ = ±b when at its bound, else 0
   std::vector<int> m_returns;         // per pinned row: returns from its bound in this solve
-  static constexpr int kMaxReturns = 2;
+  static constexpr int kMaxReturns = 8;
   std::vector<int> m_working;             // inequality rows in W, in Cholesky order
   std::vector<Eigen::VectorXd> m_u, m_w;  // per working row: x and y parts of the KKT solve of g
   std::vector<double> m_offset;           // per working row: c_b + g_b x_E
+  std::vector<double> m_z;                // per working row: its current multiplier
   std::vector<char> m_state;              // per row of the Schur block: a RowState
   int m_num_inequalities = 0;             // m_I of the current problem
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs, m_equality_rhs;

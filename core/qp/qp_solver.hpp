@@ -81,6 +81,10 @@ struct QpSummary {
   // and those reused from an earlier solve with the same factorisation (RowResponseCache).
   int solved_responses = 0;
   int reused_responses = 0;
+  // Active set: bounded pinned rows left at their bound although their residual had turned to the
+  // side their force pushes (for friction: a force along the slip), by the guard against cycling
+  // (ActiveSetSolver::kMaxReturns) or the change limit. The solution is not optimal for them.
+  int rows_left_at_bound = 0;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

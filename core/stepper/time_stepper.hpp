@@ -39,7 +39,10 @@ struct StepReport {
   bool newton_fallback = false;  // the step finished as a Gauss–Newton projection
   // The exact curvature made a QP nonconvex: the step went on with the semidefinite model.
   bool semidefinite_fallback = false;
-  int qp_working_set_changes = 0;    // summed over the iterations
+  int qp_working_set_changes = 0;  // summed over the iterations
+  // Friction rows that the step's last QP left at their bound with the slip reversed, a force
+  // along the slip (QpSummary::rows_left_at_bound; active set only).
+  int friction_rows_against_slip = 0;
   double constraint_residual = 0.0;  // ‖C(φ)‖∞ at the end, dimensionless
   double max_violation = 0.0;        // InextensibilityConstraints::max_violation at the end
   double held_residual = 0.0;        // max distance of a held node to its target, m
