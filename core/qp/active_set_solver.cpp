@@ -282,9 +282,9 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     // multipliers within their bounds, so that each step lowers the QP's dual objective (a primal
     // active-set method on the dual). Without it (each row whose γ crossed its bound left at once,
     // the furthest first) the changes cycled more on sheets lying on curved obstacles with
-    // friction (7 × 9 cylinder and sphere: 34.5 and 33.2 changes per QP, now 31.5 and 21.3), and
+    // friction (7 × 9 cylinder and sphere: 34.5 and 33.2 changes per QP, now 28.2 and 21.3), and
     // with kMaxReturns = 2 the guard then ended 23 of the cylinder's 200 steps and 24 of the
-    // sphere's 250 with a friction row at its bound against its slip (now 3 and 0,
+    // sphere's 250 with a friction row at its bound against its slip (now none,
     // tests/core/scenario/friction_optimality_test.cpp).
     int blocking = -1;
     double step = 1.0, beyond = 0.0;

@@ -2,8 +2,10 @@
 //
 // Unlike textbook primal active-set methods it starts from any point, feasible or not: the
 // working set W (seeded with the given rows, e.g. the previous step's contacts) is solved as
-// equalities; the row with the most negative multiplier leaves, else the most violated observed
-// row enters, one change at a time, until all multipliers are ≥ 0 and no observed row is violated.
+// equalities; a row whose multiplier is negative leaves (the first one to reach 0 on the way from
+// the current multipliers to the working set's optimum, a ratio test), else the most violated
+// observed row enters, one change at a time, until all multipliers are ≥ 0 and no observed row is
+// violated.
 //
 // Factorisations: the equality block is factored once per solve (sparse Cholesky of the Delassus
 // matrix, DelassusFactorization), or not at all when the problem says its matrices are unchanged

@@ -5,7 +5,7 @@
 // reversed, and the QP's solution is then not optimal for that row (QpSummary::
 // rows_left_at_bound). Before the ratio test in ActiveSetSolver, with kMaxReturns = 2, the last QP
 // of 23 of the cylinder's 200 steps (44 rows) and 24 of the sphere's 250 (258 rows) ended so; now
-// 3 and 0.
+// none (a few are allowed: which rows cycle depends on rounding).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,14 +44,14 @@ StepsAgainstSlip run_coarse(const std::string& example) {
 TEST(FrictionOptimality, CylinderStepsRarelyEndWithFrictionAlongTheSlip) {
   const StepsAgainstSlip r = run_coarse("cylinder.json");
   EXPECT_EQ(r.total_steps, 200);
-  EXPECT_LE(r.steps, 5) << r.rows << " rows";
+  EXPECT_LE(r.steps, 3) << r.rows << " rows";
   RecordProperty("steps_against_slip", std::to_string(r.steps));
 }
 
 TEST(FrictionOptimality, SphereStepsRarelyEndWithFrictionAlongTheSlip) {
   const StepsAgainstSlip r = run_coarse("sphere.json");
   EXPECT_EQ(r.total_steps, 250);
-  EXPECT_LE(r.steps, 2) << r.rows << " rows";
+  EXPECT_LE(r.steps, 3) << r.rows << " rows";
   RecordProperty("steps_against_slip", std::to_string(r.steps));
 }
 
