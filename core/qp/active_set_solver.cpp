@@ -290,13 +290,13 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     double step = 1.0, beyond = 0.0;
     for (int b = 0; b < k; ++b) {
       const int row = m_working[b];
-      const double bound = m_state[row] == kWorking ? 0.0 : problem.pinned_bound_of(row - m_i);
       // How far γ_b lies beyond its bound, and the step at which z_b reaches that bound.
       double over, t;
       if (m_state[row] == kWorking) {
         over = -gamma[b];
         t = m_z[b] > 0.0 ? m_z[b] / (m_z[b] - gamma[b]) : 0.0;
       } else {
+        const double bound = problem.pinned_bound_of(row - m_i);
         over = std::abs(gamma[b]) - bound;
         // z_b may start at either bound (a row returned from it): 0 only at the one γ_b crossed.
         const double target = std::copysign(bound, gamma[b]);
