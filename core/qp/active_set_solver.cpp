@@ -424,6 +424,13 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     const double start_residual = problem.equality_offset.lpNorm<Eigen::Infinity>();
     m_equality_residual = problem.equality_offset;
     m_equality_residual.noalias() += problem.equality_jacobian * x;
+    if (m_options.refinement_steps == 0) {
+      // Damped QP (no refinement): its equality rows are compliant, c_E + A_E x = ε (y − y_c).
+      const double epsilon = m_kkt->regularization();
+      m_equality_residual.noalias() -= epsilon * solution->equality_multipliers;
+      if (problem.multiplier_estimate.size() == m_e)
+        m_equality_residual.noalias() += epsilon * damping_centre(problem, epsilon);
+    }
     const double residual = m_equality_residual.lpNorm<Eigen::Infinity>();
     if (residual > std::max(m_options.equality_tolerance, 2.0 * start_residual)) {
       summary.termination = QpTermination::kNumericalFailure;

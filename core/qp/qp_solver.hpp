@@ -44,9 +44,12 @@ struct QpSolverOptions {
   // Active set: a solution whose equality residual ‖c_E + A_E x‖∞ exceeds both this and twice
   // ‖c_E‖∞ (the residual of x = 0) is a numerical failure, not a solution: the KKT solves of
   // nearly dependent rows lost their accuracy. A residual about equal to ‖c_E‖∞ is legitimate: a
-  // flat sheet's rows are dependent, and the part of c_E outside their range stays. (Seen once: a
-  // flat sheet pinned to a table by friction ended its QPs 1e-3 away from its equality rows, and
-  // the projection diverged three steps later.)
+  // flat sheet's rows are dependent, and the part of c_E outside their range stays. Without
+  // refinement (refinement_steps = 0: the damped QPs of the projection) the equality rows are
+  // compliant and the residual checked is c_E + A_E x − ε (y − y_c), whose exact value is 0: a
+  // contact row pressing against them makes ε y large legitimately. (Seen once: a flat sheet
+  // pinned to a table by friction ended its QPs 1e-3 away from its equality rows, and the
+  // projection diverged three steps later.)
   double equality_tolerance = 1e-7;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
