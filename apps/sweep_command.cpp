@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string>
 
 #include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
@@ -20,7 +22,8 @@ const char* kUsage =
     "usage: clothfit sweep SCENARIO.json --vary NAME=LO:HI:STEP [--vary ...] --out DIR\n\n"
     "Simulates the recording for every value of one or two parameters (alpha, delta,\n"
     "mu.<obstacle>) and writes DIR/sweep.csv: the varied values, then objective (sum of e_n, m),\n"
-    "mean_error_m, mean_spread_m and status per point, first parameter varying slowest.\n"
+    "mean_error_m, mean_spread_m and status per point, first parameter varying slowest;\n"
+    "why a point failed goes to stderr, one line per failed point.\n"
     "The other parameters take their fixed values, the start of their fit bounds (the middle by\n"
     "default), --at values or the optimum of --from FIT.json.\n"
     "With --replicas R every point is also run in R - 1 replicas perturbed far below what a\n"
@@ -104,16 +107,20 @@ int run_sweep_command(int argc, char** argv) {
   const fitting::SweepResult sweep = fitting::run_sweep(evaluator, base, axes, replicas);
   fitting::write_sweep_csv(csv, sweep, scenario.parameters);
   csv.close();
-  std::size_t best = sweep.evaluations.size(), failed = 0;
+  std::size_t best = sweep.evaluations.size();
   for (std::size_t k = 0; k < sweep.evaluations.size(); ++k) {
-    if (!sweep.evaluations[k].ok) {
-      ++failed;
+    if (!sweep.evaluations[k].ok)
       continue;
-    }
     if (best == sweep.evaluations.size() ||
         sweep.evaluations[k].objective < sweep.evaluations[best].objective)
       best = k;
   }
+  // Why each failed point failed (sweep.csv only says that it did).
+  std::ostringstream failures;
+  const std::size_t failed = fitting::write_sweep_failures(failures, sweep, scenario.parameters);
+  std::istringstream lines(failures.str());
+  for (std::string line; std::getline(lines, line);)
+    std::cerr << "clothfit sweep: failed at " << line << '\n';
   std::cout << "wrote " << csv_path.string() << " (" << sweep.points.size() << " points";
   if (failed)
     std::cout << ", " << failed << " failed";

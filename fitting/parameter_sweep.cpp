@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace clothfit::fitting {
 namespace {
@@ -78,6 +80,31 @@ std::vector<double> parse_parameter_values(const std::string& text,
   return base;
 }
 
+Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise) {
+  Evaluation mean = std::move(runs.at(0));
+  const double count = static_cast<double>(runs.size());
+  std::vector<double> objectives;
+  double error = 0.0, spread = 0.0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Evaluation& e = i == 0 ? mean : runs[i];
+    if (mean.ok && !e.ok)
+      mean.message = "replica " + std::to_string(i) + ": " + e.message;
+    mean.ok = mean.ok && e.ok;
+    objectives.push_back(e.ok ? e.objective : INFINITY);
+    error += e.errors.mean_error_m / count;
+    spread += e.errors.mean_spread_m / count;
+    mean.unconverged_steps = std::max(mean.unconverged_steps, e.unconverged_steps);
+  }
+  *noise = summarize_noise(objectives);
+  if (mean.ok) {
+    mean.objective = noise->mean;
+    mean.errors.sum_error_m = mean.objective;
+    mean.errors.mean_error_m = error;
+    mean.errors.mean_spread_m = spread;
+  }
+  return mean;
+}
+
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
                       const std::vector<GridAxis>& axes, int replicas) {
   SweepResult sweep;
@@ -92,25 +119,9 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
   std::vector<Evaluation> runs =
       evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
   for (std::size_t k = 0; k < sweep.points.size(); ++k) {
-    Evaluation mean = std::move(runs[k * r]);
-    std::vector<double> objectives;
-    double error = 0.0, spread = 0.0;
-    for (std::size_t i = 0; i < r; ++i) {
-      const Evaluation& e = i == 0 ? mean : runs[k * r + i];
-      mean.ok = mean.ok && e.ok;
-      objectives.push_back(e.ok ? e.objective : INFINITY);
-      error += e.errors.mean_error_m / static_cast<double>(r);
-      spread += e.errors.mean_spread_m / static_cast<double>(r);
-      mean.unconverged_steps = std::max(mean.unconverged_steps, e.unconverged_steps);
-    }
-    sweep.noise.push_back(summarize_noise(objectives));
-    if (mean.ok) {
-      mean.objective = sweep.noise.back().mean;
-      mean.errors.sum_error_m = mean.objective;
-      mean.errors.mean_error_m = error;
-      mean.errors.mean_spread_m = spread;
-    }
-    sweep.evaluations.push_back(std::move(mean));
+    std::vector<Evaluation> point(std::make_move_iterator(runs.begin() + k * r),
+                                  std::make_move_iterator(runs.begin() + (k + 1) * r));
+    sweep.evaluations.push_back(combine_replicas(std::move(point), &sweep.noise.emplace_back()));
   }
   return sweep;
 }
@@ -143,6 +154,25 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
     }
     out << '\n';
   }
+}
+
+std::size_t write_sweep_failures(std::ostream& out, const SweepResult& sweep,
+                                 const ModelParameters& parameters) {
+  std::size_t failed = 0;
+  char buffer[64];
+  for (std::size_t k = 0; k < sweep.points.size(); ++k) {
+    if (sweep.evaluations[k].ok)
+      continue;
+    ++failed;
+    for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+      const auto p = static_cast<std::size_t>(sweep.axes[a].parameter);
+      std::snprintf(buffer, sizeof buffer, "%s%s=%.9g", a > 0 ? "," : "",
+                    parameters.specs()[p].name.c_str(), sweep.points[k][p]);
+      out << buffer;
+    }
+    out << ": " << sweep.evaluations[k].message << '\n';
+  }
+  return failed;
 }
 
 }  // namespace clothfit::fitting

@@ -32,6 +32,12 @@ struct SweepResult {
   std::vector<ObjectiveNoise> noise;  // per point with replicas > 1 (objective_noise.hpp)
 };
 
+// A point's replicas (runs[0] the run itself) as one evaluation: ok only when every replica ran,
+// then objective, ē and s̄ their means; the other fields those of replica 0, except that a failed
+// point's message is that of its first failed replica ("replica r: …" for r ≥ 1). `noise` gets
+// the spread of their objectives (a failed replica counts as +∞).
+Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise);
+
 // Each point is run in `replicas` perturbed replicas (RecordingObjective::evaluate_replica; 1: the
 // run alone) and scored by their mean: on an unstable recording the mean is a smoother function
 // of the parameters than a single run (objective_noise.hpp).
@@ -42,5 +48,11 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
 // replicas objective_sd,replicas.
 void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
                      const ModelParameters& parameters);
+
+// One line per failed point: its axes' values and why it failed, e.g.
+// "mu.table=0.725: frame 368 (t = 3.67 s): QP solver (active-set) failed: …". Returns the number
+// of failed points.
+std::size_t write_sweep_failures(std::ostream& out, const SweepResult& sweep,
+                                 const ModelParameters& parameters);
 
 }  // namespace clothfit::fitting
