@@ -254,6 +254,11 @@ int run_fit_command(int argc, char** argv) {
   if (q_interior_point >= 0)
     std::printf("q (interior point) %.4f\n", q_interior_point);
   std::printf("wrote %s, frames.csv, markers.csv and errors.svg\n", (out / "fit.json").c_str());
+  if (fit.failed_evaluations > 0) {
+    std::cerr << "clothfit fit: " << fit.failed_evaluations << " of " << fit.evaluations
+              << " simulations failed (the search scored them +inf); the first, at "
+              << fit.first_failure << "\n";
+  }
   if (!fit.best.ok) {
     std::cerr << "clothfit fit: the run at the optimum failed: " << fit.best.message << "\n";
     return kExitFailedRun;

@@ -102,6 +102,20 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
   if (error)
     std::rethrow_exception(error);
   m_evaluations += static_cast<long>(count);
+  for (const Evaluation& e : results) {
+    if (e.ok)
+      continue;
+    if (m_failures++ > 0)
+      continue;
+    const std::vector<ParameterSpec>& specs = m_objective.parameters().specs();
+    for (std::size_t p = 0; p < specs.size() && p < e.values.size(); ++p) {
+      char value[64];
+      std::snprintf(value, sizeof value, "%s%s=%.6g", p > 0 ? ", " : "", specs[p].name.c_str(),
+                    e.values[p]);
+      m_first_failure += value;
+    }
+    m_first_failure += ": " + e.message;
+  }
   return results;
 }
 

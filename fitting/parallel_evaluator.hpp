@@ -41,6 +41,10 @@ class ParallelEvaluator {
 
   int threads() const { return m_threads; }
   long evaluations() const { return m_evaluations; }  // all evaluations so far
+  // Evaluations whose simulation failed so far, and the first of them: its parameter values
+  // ("alpha=0.2, delta=0.08: ") and why it failed (Evaluation::message); empty when none failed.
+  long failures() const { return m_failures; }
+  const std::string& first_failure() const { return m_first_failure; }
   // Every successful evaluation so far, in the order they were asked for.
   const std::vector<ObjectiveSample>& samples() const { return m_samples; }
 
@@ -54,6 +58,8 @@ class ParallelEvaluator {
   std::ostream* m_progress;
   double m_progress_interval_s;
   long m_evaluations = 0;
+  long m_failures = 0;
+  std::string m_first_failure;
   std::vector<ObjectiveSample> m_samples;
 };
 

@@ -131,6 +131,10 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   fit.best = objective.evaluate(fit.values, true);
   fit.objective = fit.best.objective;
   fit.evaluations = evaluator.evaluations() + 1;
+  fit.failed_evaluations = evaluator.failures() + (fit.best.ok ? 0 : 1);
+  fit.first_failure = evaluator.first_failure();
+  if (fit.first_failure.empty() && !fit.best.ok)
+    fit.first_failure = "the run at the optimum: " + fit.best.message;
   fit.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return fit;
 }
@@ -202,6 +206,9 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   j["mean_iterations"] = fit.best.mean_iterations;
   j["unconverged_steps"] = fit.best.unconverged_steps;
   j["evaluations"] = fit.evaluations;
+  j["failed_evaluations"] = fit.failed_evaluations;
+  if (!fit.first_failure.empty())
+    j["first_failure"] = fit.first_failure;
   j["grid_evaluations"] = fit.grid_evaluations;
   j["refinement_iterations"] = fit.refinement_iterations;
   j["wall_seconds"] = fit.wall_seconds;

@@ -46,6 +46,8 @@ struct FitResult {
   double interval_tolerance = 0.0;  // relative, the intervals' threshold above the min
   double interval_reference = 0.0;  // Σ e_n the threshold is measured from (interval_reference())
   long evaluations = 0;             // simulations run in all
+  long failed_evaluations = 0;      // of them, runs that failed (scored +∞ by the search)
+  std::string first_failure;        // the first failed run's values and message (or empty)
   double wall_seconds = 0.0;
   std::string termination;
   int threads = 1;

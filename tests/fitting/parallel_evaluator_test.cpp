@@ -1,0 +1,65 @@
+// The parallel evaluator (parallel_evaluator.hpp): results in the order of the points, successful
+// runs kept as samples, failed runs counted with the first one's values and message.
+#include "fitting/parallel_evaluator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+
+#include "fitting/recording_setup.hpp"
+#include "support/test_paths.hpp"
+
+namespace clothfit::fitting {
+namespace {
+
+// The first 10 frames of the bundled polyester_tablecloth_high recording (the sheet hanging).
+struct ShortRecording {
+  RecordingScenario scenario;
+  RecordingSetup setup;
+};
+
+std::unique_ptr<ShortRecording> short_recording() {
+  const auto dir = testing::source_dir() / "datasets/recordings";
+  std::ifstream file(dir / "polyester_tablecloth_high.json");
+  nlohmann::json j = nlohmann::json::parse(file);
+  j["recording"] = (dir / "polyester_tablecloth_high.csv").string();
+  j.erase("truth");
+  j["frames"] = {{"first", 0}, {"count", 10}};
+  auto r = std::make_unique<ShortRecording>();
+  r->scenario = parse_recording_scenario(j, "polyester_tablecloth_high.json");
+  r->setup = build_recording_setup(r->scenario, load_take(r->scenario));
+  return r;
+}
+
+TEST(ParallelEvaluator, CountsFailedRunsAndKeepsTheFirstOnesValuesAndMessage) {
+  const auto recording = short_recording();
+  const RecordingObjective objective(recording->setup, recording->scenario.parameters);
+  ParallelEvaluator evaluator(objective, 2, nullptr);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // δ = NaN makes gravity, and with it the positions, non-finite: the run fails at its first step.
+  const std::vector<Evaluation> results = evaluator.evaluate(
+      {{0.2, 0.08, 1.0}, {0.2, nan, 1.0}, {0.3, 0.08, 1.0}, {0.2, nan, 0.5}}, "test");
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_TRUE(results[0].ok) << results[0].message;
+  EXPECT_FALSE(results[1].ok);
+  EXPECT_TRUE(results[2].ok) << results[2].message;
+  EXPECT_FALSE(results[3].ok);
+  EXPECT_EQ(evaluator.evaluations(), 4);
+  EXPECT_EQ(evaluator.failures(), 2);
+  EXPECT_EQ(evaluator.samples().size(), 2u);  // the failed runs are not samples of the search
+  const std::string& first = evaluator.first_failure();
+  EXPECT_EQ(first.rfind("alpha=0.2, delta=nan, mu.table=1: ", 0), 0u) << first;
+  EXPECT_NE(first.find(results[1].message), std::string::npos) << first;
+  EXPECT_FALSE(results[1].message.empty());
+
+  ParallelEvaluator clean(objective, 1, nullptr);
+  clean.evaluate({{0.2, 0.08, 1.0}}, "test");
+  EXPECT_EQ(clean.failures(), 0);
+  EXPECT_TRUE(clean.first_failure().empty());
+}
+
+}  // namespace
+}  // namespace clothfit::fitting
