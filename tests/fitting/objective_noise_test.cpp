@@ -4,15 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <memory>
 #include <sstream>
 
 #include "fitting/objective_noise.hpp"
 #include "fitting/parameter_sweep.hpp"
-#include "fitting/recording_setup.hpp"
-#include "support/test_paths.hpp"
+#include "support/table_recording_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -66,25 +63,7 @@ TEST(ObjectiveNoise, AnImprovementIsResolvedBeyondTwiceTheStandardDeviation) {
   EXPECT_TRUE(resolved_improvement(12.0, 11.99, ObjectiveNoise{}));  // not measured: any
 }
 
-// The first `frames` frames of the bundled polyester_tablecloth_high recording (α, δ fixed, μ at
-// its truth 1.0 unless swept).
-struct TableRecording {
-  RecordingScenario scenario;
-  RecordingSetup setup;
-};
-
-std::unique_ptr<TableRecording> table_recording(int frames) {
-  const auto dir = testing::source_dir() / "datasets/recordings";
-  std::ifstream file(dir / "polyester_tablecloth_high.json");
-  nlohmann::json j = nlohmann::json::parse(file);
-  j["recording"] = (dir / "polyester_tablecloth_high.csv").string();
-  j.erase("truth");
-  j["frames"] = {{"first", 0}, {"count", frames}};
-  auto r = std::make_unique<TableRecording>();
-  r->scenario = parse_recording_scenario(j, "polyester_tablecloth_high.json");
-  r->setup = build_recording_setup(r->scenario, load_take(r->scenario));
-  return r;
-}
+using testing::table_recording;
 
 TEST(ObjectiveNoise, ReplicasAreReproducibleSmallWhileHangingAndPartOnTheTable) {
   const std::vector<double> values{0.2, 0.08, 1.0};

@@ -5,37 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <memory>
 
-#include "fitting/recording_setup.hpp"
-#include "support/test_paths.hpp"
+#include "support/table_recording_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
 
-// The first 10 frames of the bundled polyester_tablecloth_high recording (the sheet hanging).
-struct ShortRecording {
-  RecordingScenario scenario;
-  RecordingSetup setup;
-};
-
-std::unique_ptr<ShortRecording> short_recording() {
-  const auto dir = testing::source_dir() / "datasets/recordings";
-  std::ifstream file(dir / "polyester_tablecloth_high.json");
-  nlohmann::json j = nlohmann::json::parse(file);
-  j["recording"] = (dir / "polyester_tablecloth_high.csv").string();
-  j.erase("truth");
-  j["frames"] = {{"first", 0}, {"count", 10}};
-  auto r = std::make_unique<ShortRecording>();
-  r->scenario = parse_recording_scenario(j, "polyester_tablecloth_high.json");
-  r->setup = build_recording_setup(r->scenario, load_take(r->scenario));
-  return r;
-}
+using testing::table_recording;
 
 TEST(ParallelEvaluator, CountsFailedRunsAndKeepsTheFirstOnesValuesAndMessage) {
-  const auto recording = short_recording();
+  const auto recording = table_recording(10);  // the sheet hanging
   const RecordingObjective objective(recording->setup, recording->scenario.parameters);
   ParallelEvaluator evaluator(objective, 2, nullptr);
   const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -212,27 +212,37 @@ TEST(ActiveSetSolver, ASolutionThatMissesTheEqualityRowsIsANumericalFailure) {
   // matrices are unchanged when A_E did change gets the old factorisation's solution, which
   // misses the new rows by far more than x = 0 does: reported, not returned as converged (the
   // same check caught KKT solves that had lost their accuracy on a flat sheet held by friction).
-  QpProblem p = unit_mass_problem(Eigen::Vector3d::Zero());
-  p.equality_jacobian = sparse(Eigen::RowVector3d(1, 0, 0));
-  p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
-  ActiveSetSolver solver;
-  QpSolution s;
-  ASSERT_TRUE(solver.solve(p, {}, &s).ok());  // x = (1, 0, 0)
-  EXPECT_NEAR(s.x[0], 1.0, 1e-12);
+  // Both kinds of QP: exact (refined against the unregularised rows) and damped as in the
+  // projection (no refinement, compliance ε; the damped check subtracts ε y, which accounts for a
+  // residual of ~ε here, not for the 0.3 the stale solution leaves).
+  QpSolverOptions damped;
+  damped.refinement_steps = 0;
+  damped.equality_regularization = 1e-6;
+  for (const QpSolverOptions& options : {QpSolverOptions{}, damped}) {
+    SCOPED_TRACE(options.refinement_steps == 0 ? "damped" : "exact");
+    const double tolerance = options.refinement_steps == 0 ? 1e-6 : 1e-12;
+    QpProblem p = unit_mass_problem(Eigen::Vector3d::Zero());
+    p.equality_jacobian = sparse(Eigen::RowVector3d(1, 0, 0));
+    p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
+    ActiveSetSolver solver(options);
+    QpSolution s;
+    ASSERT_TRUE(solver.solve(p, {}, &s).ok());  // x = (1, 0, 0)
+    EXPECT_NEAR(s.x[0], 1.0, tolerance);
 
-  // The old factorisation answers x = (−0.1, 0, 0) for the offset 0.1, which the new row
-  // −2x₀ + x₁ + 0.1 = 0 misses by 0.3, three times what x = 0 does.
-  p.equality_jacobian = sparse(Eigen::RowVector3d(-2, 1, 0));
-  p.equality_offset = Eigen::VectorXd::Constant(1, 0.1);
-  p.matrices_unchanged = true;  // wrong on purpose
-  const QpSummary stale = solver.solve(p, {}, &s);
-  EXPECT_EQ(stale.termination, QpTermination::kNumericalFailure);
-  EXPECT_NE(stale.message.find("misses the equality rows"), std::string::npos) << stale.message;
+    // The old factorisation answers x = (−0.1, 0, 0) for the offset 0.1, which the new row
+    // −2x₀ + x₁ + 0.1 = 0 misses by 0.3, three times what x = 0 does.
+    p.equality_jacobian = sparse(Eigen::RowVector3d(-2, 1, 0));
+    p.equality_offset = Eigen::VectorXd::Constant(1, 0.1);
+    p.matrices_unchanged = true;  // wrong on purpose
+    const QpSummary stale = solver.solve(p, {}, &s);
+    EXPECT_EQ(stale.termination, QpTermination::kNumericalFailure);
+    EXPECT_NE(stale.message.find("misses the equality rows"), std::string::npos) << stale.message;
 
-  p.matrices_unchanged = false;  // told the truth, it solves: x = −0.1 a/‖a‖² = (0.04, −0.02, 0)
-  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
-  EXPECT_NEAR(s.x[0], 0.04, 1e-12);
-  EXPECT_NEAR(s.x[1], -0.02, 1e-12);
+    p.matrices_unchanged = false;  // told the truth, it solves: x = −0.1 a/‖a‖² = (0.04, −0.02, 0)
+    ASSERT_TRUE(solver.solve(p, {}, &s).ok());
+    EXPECT_NEAR(s.x[0], 0.04, tolerance);
+    EXPECT_NEAR(s.x[1], -0.02, tolerance);
+  }
 }
 
 TEST(ActiveSetSolver, DampedEqualityRowsYieldToAContactRowWithoutAFailure) {
@@ -260,26 +270,6 @@ TEST(ActiveSetSolver, DampedEqualityRowsYieldToAContactRowWithoutAFailure) {
   ASSERT_EQ(s.equality_multipliers.size(), 1);
   EXPECT_NEAR(0.01 * std::abs(s.equality_multipliers[0]), 1.0, 1e-12);
   ASSERT_EQ(s.active_inequalities.size(), 1u);
-}
-
-TEST(ActiveSetSolver, DampedSolutionThatMissesItsEqualityRowsIsStillANumericalFailure) {
-  // The stale factorisation of ASolutionThatMissesTheEqualityRowsIsANumericalFailure, damped: ε y
-  // accounts for a residual of ~ε, not for the 0.3 the stale solution leaves.
-  QpSolverOptions options;
-  options.refinement_steps = 0;
-  options.equality_regularization = 1e-6;
-  QpProblem p = unit_mass_problem(Eigen::Vector3d::Zero());
-  p.equality_jacobian = sparse(Eigen::RowVector3d(1, 0, 0));
-  p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
-  ActiveSetSolver solver(options);
-  QpSolution s;
-  ASSERT_TRUE(solver.solve(p, {}, &s).ok());
-  p.equality_jacobian = sparse(Eigen::RowVector3d(-2, 1, 0));
-  p.equality_offset = Eigen::VectorXd::Constant(1, 0.1);
-  p.matrices_unchanged = true;  // wrong on purpose
-  const QpSummary stale = solver.solve(p, {}, &s);
-  EXPECT_EQ(stale.termination, QpTermination::kNumericalFailure);
-  EXPECT_NE(stale.message.find("misses the equality rows"), std::string::npos) << stale.message;
 }
 
 TEST(ActiveSetSolver, DependentContactRowIsSwappedNotFactoredSingular) {
