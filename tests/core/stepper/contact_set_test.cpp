@@ -2,11 +2,14 @@
 // friction at the bound; within a step (same tangent basis) each of its two rows starts as it
 // ended, so a contact sliding at a corner of the friction box does not have to find that corner
 // again, one working-set change at a time, in every QP of the step — also on a curved obstacle,
-// where the tangent basis turns a little with the normal from one iteration to the next.
+// where the tangent basis turns a little with the normal from one iteration to the next; and a
+// contact that ended at a corner starts the next step's first QP (in a new basis) at the corner
+// its last reaction lies nearest.
 #include "core/stepper/contact_set.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "core/mesh/quad_mesh.hpp"
@@ -105,14 +108,44 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
   }
 
-  // A new step chooses a new basis, t1 against the slip: only t1 starts at its bound.
-  c.contacts->record(c.solution(gamma, bound, -bound));
+  // A new step chooses a new basis, t1 against the slip. A contact that ended within its box
+  // along t2 starts with t1 at its bound only.
   c.contacts->begin_step(c.phi_n, 0.01, 0.02, 0.01);
   c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
+  }
+
+  // One that ended at a corner starts there in the new basis too: each row at its bound on the
+  // side of the last reaction's component along it (the basis turned, the reaction did not).
+  c.contacts->record(c.solution(gamma, bound, -bound));
+  Eigen::Vector3d reaction[4];
+  for (int f = 0; f < 4; ++f) {
+    const Eigen::VectorXd t1 = c.problem.pinned_jacobian.row(2 * f).transpose();
+    const Eigen::VectorXd t2 = c.problem.pinned_jacobian.row(2 * f + 1).transpose();
+    const int node = f;  // one node per contact, in order, all free
+    reaction[f] = bound * t1.segment<3>(3 * node) - bound * t2.segment<3>(3 * node);
+  }
+  for (int f = 0; f < 4; ++f) {
+    const Eigen::Vector3d t1 = c.problem.pinned_jacobian.row(2 * f).transpose().segment<3>(3 * f);
+    ASSERT_GT(t1.norm(), 0.99) << "contact " << f << " is not at node " << f;
+  }
+  c.contacts->begin_step(c.phi_n, 0.02, 0.03, 0.01);
+  Eigen::VectorXd phi_turned = c.phi_j;  // slipping along y now: the new t1 turns by ~63°
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    phi_turned[3 * i] = c.phi_n[3 * i] + 2e-4;
+  c.contacts->assemble(phi_turned, 1.0, &c.problem, &c.start);
+  ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
+  for (int f = 0; f < 4; ++f) {
+    const Eigen::Vector3d t1 = c.problem.pinned_jacobian.row(2 * f).transpose().segment<3>(3 * f);
+    const Eigen::Vector3d t2 =
+        c.problem.pinned_jacobian.row(2 * f + 1).transpose().segment<3>(3 * f);
+    const double along = reaction[f].dot(t1), cross = reaction[f].dot(t2);
+    ASSERT_GT(std::abs(cross), 1e-3 * bound) << "contact " << f;
+    EXPECT_EQ(c.start.pinned_at_bound[2 * f], along > 0.0 ? 1 : -1) << "contact " << f;
+    EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], cross > 0.0 ? 1 : -1) << "contact " << f;
   }
 }
 
