@@ -4,14 +4,15 @@
 // axis, and while it slips every node's friction μ m_i g' acts along its slip, i.e. tangentially:
 //   I dΩ/dt = μ g' Σ m_i r_i   (I = Σ m_i r_i², lumped node masses m_i at distances r_i),
 // so Ω = β t with β = μ g' Σ m_i r_i / I until Ω = ω at t* = ω / β; then it turns with the table
-// (a rigid sheet turning about its centre of mass needs no net force). Checked: the first step
-// turns the sheet by β Δt² (to 1e-4; measured 2e-7), the sheet reaches ω between t* and 1.25 t*,
-// and then turns at ω. Friction that used the absolute instead of the relative velocity would
-// never let it turn; a wrong friction bound shows in the first step.
-// Not exact (measured 2026-11-25, README "Noticed, not changed"): from the fourth step on, the
-// radial friction rows (t_2, across the slip) end at their bounds ±b, alternating from one
-// iteration to the next — corners of the friction box — and the spin-up runs 12 % slower on
-// average than β (it reaches ω at 1.14 t*).
+// (a rigid sheet turning about its centre of mass needs no net force). With implicit Euler the
+// angle after n steps is β Δt² n(n+1)/2 while it slips.
+// The friction's displacement per step, μ g' Δt² = 4.9e-5 m here, is only five times the
+// projection's default increment tolerance ε2 = 1e-5 m, and steps that stop that early leave
+// part of it out: with the defaults the sheet reaches ω at 1.14 t* (measured 2026-11-25). The
+// test runs with ε2 = 1e-7 m, where the comparison measures the friction and not the stopping
+// test: the angle within 2 % of the rigid body's while it slips (measured within 1 %), ω reached
+// within 3 % of t* (measured 0.987 t*), then the table's ω. Friction taken against the absolute
+// instead of the relative velocity never turns the sheet; friction bounds ×1.1 fail it too.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,6 +42,7 @@ Scenario turntable(double seconds) {
         {"virtual_density", kRho},
         {"damping", 0.0}}},
       {"time", {{"duration", seconds}, {"time_step", 0.01}}},
+      {"solver", {{"increment_tolerance", 1e-7}}},
       {"obstacles",
        {{{"type", "plane"},
          {"name", "table"},
@@ -91,15 +93,18 @@ TEST(Turntable, SheetIsSpunUpByFrictionRelativeToTheTurningSurface) {
   });
   ASSERT_TRUE(run.ok()) << run.message;
   ASSERT_EQ(angles.size(), 81u);
-  EXPECT_NEAR(angles[1] / (beta * dt * dt), 1.0, 1e-4);
   // Ω over step n (the angle turned per step is atan(Ω Δt) for a rigid rotation by Ω Δt).
   const auto omega = [&](int n) { return std::tan(angles[n] - angles[n - 1]) / dt; };
   int locked = 0;
   while (locked + 1 < static_cast<int>(angles.size()) && omega(locked + 1) < 0.99 * kOmega)
     ++locked;
   const double reached = (locked + 1) * dt;
-  EXPECT_GE(reached, lock_time - dt) << "β = " << beta << " rad/s², t* = " << lock_time << " s";
-  EXPECT_LE(reached, 1.25 * lock_time) << "β = " << beta << " rad/s², t* = " << lock_time << " s";
+  EXPECT_NEAR(reached / lock_time, 1.0, 0.03)
+      << "β = " << beta << " rad/s², t* = " << lock_time << " s";
+  for (int n = 5; n < locked && n * dt < lock_time - dt; ++n) {
+    const double rigid = beta * dt * dt * n * (n + 1) / 2.0;
+    EXPECT_NEAR(angles[n] / rigid, 1.0, 0.02) << "step " << n;
+  }
   for (int n = locked + 10; n < static_cast<int>(angles.size()); ++n)
     EXPECT_NEAR(omega(n), kOmega, 1e-3 * kOmega) << "step " << n;
 }
