@@ -3,6 +3,7 @@
 // each example on its own mesh and on 7 × 9 nodes (the same sheet; the q target is for the
 // 7 × 9 case with contacts). Build Release. Usage:
 //   contact_solvers_bench [SECONDS]   simulated seconds per run (default 0.6: the first contacts)
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,8 +18,11 @@ int main(int argc, char** argv) {
       argc, argv, 1, 0.6,
       "usage: contact_solvers_bench [SECONDS]   simulated seconds per run (default 0.6)");
   std::printf("contact examples, %.2f s simulated each, 1 thread\n", seconds);
-  std::printf("%-10s %6s %16s %16s %10s %10s %10s\n", "example", "nodes", "solver", "q",
-              "iter/step", "contacts", "status");
+  std::printf(
+      "QP it: working-set changes (active set) or Ipopt iterations per QP, over all QPs and in\n"
+      "each step's first QP (a new friction basis)\n");
+  std::printf("%-10s %6s %16s %16s %10s %10s %10s %10s %10s\n", "example", "nodes", "solver", "q",
+              "iter/step", "QP it", "1st QP it", "contacts", "status");
   for (const char* name : {"cylinder", "sphere"}) {
     for (const bool coarse : {false, true}) {
       const std::string path =
@@ -36,16 +40,25 @@ int main(int argc, char** argv) {
             k == 0 ? qp::QpSolverType::kActiveSet : qp::QpSolverType::kInteriorPoint;
         const scenario::Scenario s = scenario::parse_scenario(json, path, overrides);
         int contacts = 0;
+        long qps = 0, qp_iterations = 0, steps = 0, first_qp_iterations = 0;
         const scenario::RunSummary run =
             scenario::run_simulation(s, [&](const auto&, const stepper::StepReport* r) {
-              if (r != nullptr)
-                contacts = std::max(contacts, r->active_contacts);
+              if (r == nullptr)
+                return;
+              contacts = std::max(contacts, r->active_contacts);
+              qps += r->iterations;
+              qp_iterations += r->qp_working_set_changes;
+              first_qp_iterations += r->first_qp_working_set_changes;
+              ++steps;
             });
         q[k] = run.q;
-        std::printf("%-10s %6d %16s %16.4f %10.2f %10d %10s\n", name, s.model.mesh.num_nodes(),
-                    std::string(qp::to_string(*overrides.qp_solver)).c_str(), run.q,
-                    run.mean_iterations, contacts,
-                    std::string(stepper::to_string(run.status)).c_str());
+        std::printf(
+            "%-10s %6d %16s %16.4f %10.2f %10.1f %10.1f %10d %10s\n", name,
+            s.model.mesh.num_nodes(), std::string(qp::to_string(*overrides.qp_solver)).c_str(),
+            run.q, run.mean_iterations,
+            qps > 0 ? static_cast<double>(qp_iterations) / static_cast<double>(qps) : 0.0,
+            steps > 0 ? static_cast<double>(first_qp_iterations) / static_cast<double>(steps) : 0.0,
+            contacts, std::string(stepper::to_string(run.status)).c_str());
         std::fflush(stdout);
       }
       std::printf("%-10s interior-point / active-set q ratio: %.2f\n", name, q[1] / q[0]);

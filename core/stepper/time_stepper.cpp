@@ -393,6 +393,8 @@ StepReport TimeStepper::project() {
       summary = m_solver->solve(m_qp, m_start, &m_solution);
     }
     working_set_changes += summary.iterations;
+    if (iteration == 0)
+      report.first_qp_working_set_changes = summary.iterations;
     report.friction_rows_against_slip = summary.rows_left_at_bound;
     if (summary.termination == qp::QpTermination::kNumericalFailure ||
         summary.termination == qp::QpTermination::kNotConvex || !m_solution.x.allFinite()) {

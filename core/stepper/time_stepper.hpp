@@ -39,7 +39,8 @@ struct StepReport {
   bool newton_fallback = false;  // the step finished as a Gauss–Newton projection
   // The exact curvature made a QP nonconvex: the step went on with the semidefinite model.
   bool semidefinite_fallback = false;
-  int qp_working_set_changes = 0;  // summed over the iterations
+  int qp_working_set_changes = 0;        // summed over the iterations
+  int first_qp_working_set_changes = 0;  // of them, the step's first QP's (a new friction basis)
   // Friction rows that the step's last QP left at their bound with the slip reversed, a force
   // along the slip (QpSummary::rows_left_at_bound; active set only).
   int friction_rows_against_slip = 0;
