@@ -9,14 +9,8 @@ namespace clothfit::qp {
 bool UpdatableCholesky::append(const Eigen::VectorXd& s, double d, double min_pivot_squared,
                                Eigen::VectorXd* l) {
   assert(s.size() == m_size);
-  l->resize(m_size);
-  // Forward substitution L l = s.
-  for (int i = 0; i < m_size; ++i) {
-    double v = s[i];
-    for (int j = 0; j < i; ++j)
-      v -= m_l(i, j) * (*l)[j];
-    (*l)[i] = v / m_l(i, i);
-  }
+  *l = s;
+  forward_substitute(l->data());
   const double pivot_squared = d - l->squaredNorm();
   if (!(pivot_squared > min_pivot_squared))
     return false;
@@ -32,12 +26,27 @@ bool UpdatableCholesky::append(const Eigen::VectorXd& s, double d, double min_pi
   return true;
 }
 
+// Column by column (L is column-major): each y_i still takes its subtractions in the order
+// j = 0, 1, …, i − 1 and then its division, as the row-by-row form does, so the values are the same
+// bit for bit; only the memory is walked along columns instead of across them.
+void UpdatableCholesky::forward_substitute(double* y) const {
+  for (int j = 0; j < m_size; ++j) {
+    const double* column = m_l.col(j).data();
+    const double yj = y[j] / column[j];
+    y[j] = yj;
+    for (int i = j + 1; i < m_size; ++i)
+      y[i] -= column[i] * yj;
+  }
+}
+
 void UpdatableCholesky::remove(int index) {
   assert(index >= 0 && index < m_size);
   // Drop row `index`: rows below it keep one entry right of the diagonal, which Givens rotations
   // acting on column pairs (j, j+1) remove. Right-multiplying by a rotation keeps L Lᵀ.
-  for (int i = index; i + 1 < m_size; ++i)
-    m_l.row(i).head(m_size) = m_l.row(i + 1).head(m_size);
+  for (int j = 0; j < m_size; ++j) {
+    double* column = m_l.col(j).data();
+    std::copy(column + index + 1, column + m_size, column + index);
+  }
   const int k = m_size - 1;
   for (int j = index; j < k; ++j) {
     const double a = m_l(j, j), b = m_l(j, j + 1);
@@ -57,13 +66,8 @@ void UpdatableCholesky::remove(int index) {
 }
 
 void UpdatableCholesky::solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) const {
-  Eigen::VectorXd y(m_size);
-  for (int i = 0; i < m_size; ++i) {
-    double v = b[i];
-    for (int j = 0; j < i; ++j)
-      v -= m_l(i, j) * y[j];
-    y[i] = v / m_l(i, i);
-  }
+  Eigen::VectorXd y = b;
+  forward_substitute(y.data());
   solve_transposed(y, x);
 }
 

@@ -29,6 +29,9 @@ class UpdatableCholesky {
   Eigen::MatrixXd factor() const { return m_l.topLeftCorner(m_size, m_size); }
 
  private:
+  // y ← L⁻¹ y (size() entries).
+  void forward_substitute(double* y) const;
+
   Eigen::MatrixXd m_l;  // capacity × capacity, lower triangle of the leading block is L
   int m_size = 0;
 };
