@@ -151,6 +151,10 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
     }
     m_kkt->solve_columns(m_seed_rows, &m_seed_u, &m_seed_w);
     summary->solved_responses += missing;
+    // Each response is read twice below, as a column (into the working set and into the cache):
+    // transposed once here, those are contiguous copies instead of two strided gathers.
+    m_seed_u_columns = m_seed_u;
+    m_seed_w_columns = m_seed_w;
   }
   Eigen::VectorXd u, w;
   for (int j = 0; j < count; ++j) {
@@ -161,15 +165,15 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
       w = cached[j]->w;
       ++summary->reused_responses;
     } else {
-      u = m_seed_u.col(column[j]);
-      w = m_seed_w.col(column[j]);
+      u = m_seed_u_columns.col(column[j]);
+      w = m_seed_w_columns.col(column[j]);
     }
     add_row(problem, rows[j], summary, &u, &w);
   }
   for (int j = 0; j < count; ++j) {
     if (column[j] >= 0) {
-      m_responses.insert(matrix_of(problem, rows[j]), local_row(rows[j]), m_seed_u.col(column[j]),
-                         m_seed_w.col(column[j]));
+      m_responses.insert(matrix_of(problem, rows[j]), local_row(rows[j]),
+                         m_seed_u_columns.col(column[j]), m_seed_w_columns.col(column[j]));
     }
   }
 }

@@ -97,6 +97,7 @@ class ActiveSetSolver final : public QpSolver {
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs, m_equality_rhs;
   Eigen::VectorXd m_equality_residual;  // c_E + A_E x of the solution (the final check)
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows
+  Eigen::MatrixXd m_seed_u_columns, m_seed_w_columns;  // m_seed_u, m_seed_w in column-major order
   std::vector<int> m_seed_row_ids;  // the seeded rows (work space of add_seed_rows)
   std::vector<int> m_seed_column;   // per seeded row: its column in m_seed_rows, −1 if cached
   std::vector<const RowResponseCache::Response*> m_seed_cached;  // per seeded row, or null

@@ -46,8 +46,9 @@ const RowResponseCache::Response* RowResponseCache::find(const SparseRowMatrix& 
   return nullptr;
 }
 
-void RowResponseCache::insert(const SparseRowMatrix& matrix, int row, const Eigen::VectorXd& u,
-                              const Eigen::VectorXd& w) {
+void RowResponseCache::insert(const SparseRowMatrix& matrix, int row,
+                              const Eigen::Ref<const Eigen::VectorXd>& u,
+                              const Eigen::Ref<const Eigen::VectorXd>& w) {
   const std::size_t h = hash_of(matrix, row);
   const auto [first, last] = m_index.equal_range(h);
   for (auto it = first; it != last; ++it) {

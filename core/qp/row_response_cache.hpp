@@ -35,8 +35,8 @@ class RowResponseCache {
   // cache holds kMaxEntries rows, or the new response would take its responses past
   // kMaxDoubles values, it is cleared first: a 7 × 9 sheet's response has ~320 values, a 49 × 65
   // sheet's ~19,000, so large meshes keep fewer rows rather than more memory (32 MB at most).
-  void insert(const SparseRowMatrix& matrix, int row, const Eigen::VectorXd& u,
-              const Eigen::VectorXd& w);
+  void insert(const SparseRowMatrix& matrix, int row, const Eigen::Ref<const Eigen::VectorXd>& u,
+              const Eigen::Ref<const Eigen::VectorXd>& w);
   int size() const { return m_used; }
 
   static constexpr int kMaxEntries = 1024;
