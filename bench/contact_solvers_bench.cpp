@@ -20,9 +20,11 @@ int main(int argc, char** argv) {
   std::printf("contact examples, %.2f s simulated each, 1 thread\n", seconds);
   std::printf(
       "QP it: working-set changes (active set) or Ipopt iterations per QP, over all QPs and in\n"
-      "each step's first QP (a new friction basis)\n");
-  std::printf("%-10s %6s %16s %16s %10s %10s %10s %10s %10s\n", "example", "nodes", "solver", "q",
-              "iter/step", "QP it", "1st QP it", "contacts", "status");
+      "each step's first QP (a new friction basis); of the changes per QP, friction rows moved\n"
+      "to their bound (to bnd) and brought back from it (back)\n");
+  std::printf("%-10s %6s %16s %16s %10s %10s %10s %8s %8s %10s %10s\n", "example", "nodes",
+              "solver", "q", "iter/step", "QP it", "1st QP it", "to bnd", "back", "contacts",
+              "status");
   for (const char* name : {"cylinder", "sphere"}) {
     for (const bool coarse : {false, true}) {
       const std::string path =
@@ -40,7 +42,8 @@ int main(int argc, char** argv) {
             k == 0 ? qp::QpSolverType::kActiveSet : qp::QpSolverType::kInteriorPoint;
         const scenario::Scenario s = scenario::parse_scenario(json, path, overrides);
         int contacts = 0;
-        long qps = 0, qp_iterations = 0, steps = 0, first_qp_iterations = 0;
+        long qps = 0, qp_iterations = 0, steps = 0, first_qp_iterations = 0, to_bound = 0,
+             returned = 0;
         const scenario::RunSummary run =
             scenario::run_simulation(s, [&](const auto&, const stepper::StepReport* r) {
               if (r == nullptr)
@@ -49,16 +52,20 @@ int main(int argc, char** argv) {
               qps += r->iterations;
               qp_iterations += r->qp_working_set_changes;
               first_qp_iterations += r->first_qp_working_set_changes;
+              to_bound += r->friction_rows_to_bound;
+              returned += r->friction_rows_returned;
               ++steps;
             });
         q[k] = run.q;
-        std::printf(
-            "%-10s %6d %16s %16.4f %10.2f %10.1f %10.1f %10d %10s\n", name,
-            s.model.mesh.num_nodes(), std::string(qp::to_string(*overrides.qp_solver)).c_str(),
-            run.q, run.mean_iterations,
-            qps > 0 ? static_cast<double>(qp_iterations) / static_cast<double>(qps) : 0.0,
-            steps > 0 ? static_cast<double>(first_qp_iterations) / static_cast<double>(steps) : 0.0,
-            contacts, std::string(stepper::to_string(run.status)).c_str());
+        const auto per = [](long count, long of) {
+          return of > 0 ? static_cast<double>(count) / static_cast<double>(of) : 0.0;
+        };
+        std::printf("%-10s %6d %16s %16.4f %10.2f %10.1f %10.1f %8.1f %8.1f %10d %10s\n", name,
+                    s.model.mesh.num_nodes(),
+                    std::string(qp::to_string(*overrides.qp_solver)).c_str(), run.q,
+                    run.mean_iterations, per(qp_iterations, qps), per(first_qp_iterations, steps),
+                    per(to_bound, qps), per(returned, qps), contacts,
+                    std::string(stepper::to_string(run.status)).c_str());
         std::fflush(stdout);
       }
       std::printf("%-10s interior-point / active-set q ratio: %.2f\n", name, q[1] / q[0]);

@@ -323,6 +323,7 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
         remove_position(blocking);
         continue;
       }
+      ++summary.pinned_rows_to_bound;
       const double sigma = std::copysign(problem.pinned_bound_of(row - m_i), gamma[blocking]);
       m_x_fixed.noalias() += sigma * m_u[blocking];
       m_y_fixed.noalias() += sigma * m_w[blocking];
@@ -377,6 +378,7 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
       m_y_fixed.noalias() -= sigma * w;
       m_fixed_sigma[reversed] = 0.0;
       ++m_returns[reversed];
+      ++summary.pinned_rows_returned;
       m_state[m_i + reversed] = kObserved;
       refresh_offsets(problem);
       add_row(problem, m_i + reversed, &summary, nullptr, nullptr, sigma);

@@ -88,6 +88,11 @@ struct QpSummary {
   // side their force pushes (for friction: a force along the slip), by the guard against cycling
   // (ActiveSetSolver::kMaxReturns) or the change limit. The solution is not optimal for them.
   int rows_left_at_bound = 0;
+  // Active set: of the working-set changes (iterations), those that moved a bounded pinned row to
+  // its bound (friction: a contact starting to slide along that row) and those that brought one
+  // back from it (its slip reversed). The rest are contact rows entering or leaving.
+  int pinned_rows_to_bound = 0;
+  int pinned_rows_returned = 0;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

@@ -393,6 +393,8 @@ StepReport TimeStepper::project() {
       summary = m_solver->solve(m_qp, m_start, &m_solution);
     }
     working_set_changes += summary.iterations;
+    report.friction_rows_to_bound += summary.pinned_rows_to_bound;
+    report.friction_rows_returned += summary.pinned_rows_returned;
     if (iteration == 0)
       report.first_qp_working_set_changes = summary.iterations;
     report.friction_rows_against_slip = summary.rows_left_at_bound;

@@ -41,6 +41,10 @@ struct StepReport {
   bool semidefinite_fallback = false;
   int qp_working_set_changes = 0;        // summed over the iterations
   int first_qp_working_set_changes = 0;  // of them, the step's first QP's (a new friction basis)
+  // Of them, friction rows moved to their bound and brought back from it (QpSummary::
+  // pinned_rows_to_bound, pinned_rows_returned), summed over the iterations.
+  int friction_rows_to_bound = 0;
+  int friction_rows_returned = 0;
   // Friction rows that the step's last QP left at their bound with the slip reversed, a force
   // along the slip (QpSummary::rows_left_at_bound; active set only).
   int friction_rows_against_slip = 0;

@@ -67,6 +67,32 @@ TEST(ActiveSetSolver, SeededRowWithNegativeMultiplierLeavesTheWorkingSet) {
   EXPECT_GE(summary.iterations, 1);
 }
 
+// min ½x² − x s.t. the bounded pinned row x = 0 with |σ| ≤ 0.4 (friction holding x at 0 against
+// a unit pull): holding needs σ = −1, beyond the bound, so the row slides at σ = −0.4 (against its
+// residual x > 0) and x = 1 − 0.4 = 0.6. Started holding, the row goes to its bound once; started
+// at +0.4 (the wrong side: x = 1.4 slips the way that force pushes), it first comes back, then
+// goes to −0.4. The summary counts both kinds of change.
+TEST(ActiveSetSolver, CountsFrictionRowsMovedToTheirBoundAndBack) {
+  QpProblem p = unit_mass_problem(Eigen::VectorXd::Ones(1));
+  p.pinned_jacobian = sparse(Eigen::MatrixXd::Ones(1, 1));
+  p.pinned_offset = Eigen::VectorXd::Zero(1);
+  p.pinned_bound = Eigen::VectorXd::Constant(1, 0.4);
+  for (const signed char start_at : {0, 1}) {
+    SCOPED_TRACE(static_cast<int>(start_at));
+    QpWarmStart start;
+    start.pinned_at_bound = {start_at};
+    ActiveSetSolver solver;
+    QpSolution s;
+    const QpSummary summary = solver.solve(p, start, &s);
+    ASSERT_TRUE(summary.ok()) << summary.message;
+    EXPECT_NEAR(s.x[0], 0.6, 1e-12);
+    EXPECT_DOUBLE_EQ(s.pinned_multipliers[0], -0.4);
+    EXPECT_EQ(summary.pinned_rows_to_bound, 1);
+    EXPECT_EQ(summary.pinned_rows_returned, start_at == 0 ? 0 : 1);
+    EXPECT_EQ(summary.iterations, start_at == 0 ? 1 : 2);
+  }
+}
+
 TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
   // Project the point f onto the box [0, 1]ⁿ written as 2n inequality rows; f is far outside.
   const int n = 6;
