@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
         int contacts = 0;
         long qps = 0, qp_iterations = 0, steps = 0, first_qp_iterations = 0, to_bound = 0,
              returned = 0;
+        double qp_seconds = 0.0, factorization_seconds = 0.0, seed_seconds = 0.0;
         const scenario::RunSummary run =
             scenario::run_simulation(s, [&](const auto&, const stepper::StepReport* r) {
               if (r == nullptr)
@@ -54,6 +55,9 @@ int main(int argc, char** argv) {
               first_qp_iterations += r->first_qp_working_set_changes;
               to_bound += r->friction_rows_to_bound;
               returned += r->friction_rows_returned;
+              qp_seconds += r->qp_seconds;
+              factorization_seconds += r->qp_factorization_seconds;
+              seed_seconds += r->qp_seed_seconds;
               ++steps;
             });
         q[k] = run.q;
@@ -66,6 +70,14 @@ int main(int argc, char** argv) {
                     run.mean_iterations, per(qp_iterations, qps), per(first_qp_iterations, steps),
                     per(to_bound, qps), per(returned, qps), contacts,
                     std::string(stepper::to_string(run.status)).c_str());
+        if (k == 0 && qp_seconds > 0.0) {
+          std::printf(
+              "%-10s %6s   QPs %.0f %% of the time; of it factorisations %.0f %%, the rows each "
+              "QP starts from %.0f %%, working-set changes and the rest %.0f %%\n",
+              "", "", 100.0 * qp_seconds / run.wall_seconds,
+              100.0 * factorization_seconds / qp_seconds, 100.0 * seed_seconds / qp_seconds,
+              100.0 * (qp_seconds - factorization_seconds - seed_seconds) / qp_seconds);
+        }
         std::fflush(stdout);
       }
       std::printf("%-10s interior-point / active-set q ratio: %.2f\n", name, q[1] / q[0]);

@@ -1,6 +1,7 @@
 #include "core/qp/active_set_solver.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -212,10 +213,14 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
       problem.has_curvature() ? static_cast<EqualitySystem*>(&m_saddle) : &m_delassus;
   const bool reuse = problem.matrices_unchanged && m_factored && kkt == m_kkt;
   m_kkt = kkt;
+  using Clock = std::chrono::steady_clock;
   if (!reuse) {
     m_responses.clear();
+    const Clock::time_point factorization_start = Clock::now();
     m_factored =
         m_kkt->factorize(problem, m_options.equality_regularization, m_options.refinement_steps);
+    summary.factorization_seconds =
+        std::chrono::duration<double>(Clock::now() - factorization_start).count();
     if (!m_factored) {
       summary.termination = QpTermination::kNumericalFailure;
       summary.message = "factorisation of the equality KKT matrix failed";
@@ -261,7 +266,9 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
   m_w.clear();
   m_offset.clear();
   m_z.clear();
+  const Clock::time_point seed_start = Clock::now();
   add_seed_rows(problem, start, &summary);
+  summary.seed_seconds = std::chrono::duration<double>(Clock::now() - seed_start).count();
 
   const double feasibility_tol =
       m_options.feasibility_tolerance *

@@ -93,6 +93,11 @@ struct QpSummary {
   // back from it (its slip reversed). The rest are contact rows entering or leaving.
   int pinned_rows_to_bound = 0;
   int pinned_rows_returned = 0;
+  // Active set: wall time of this solve's factorisation of the equality block (0 when it reused
+  // the last one) and of solving for and adding the rows it starts from (the warm start's seeds),
+  // s. The rest of the solve is its working-set changes.
+  double factorization_seconds = 0.0;
+  double seed_seconds = 0.0;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

@@ -382,7 +382,16 @@ StepReport TimeStepper::project() {
       m_qp.multiplier_estimate = m_lambda;
     else
       m_qp.multiplier_estimate.resize(0);
-    qp::QpSummary summary = m_solver->solve(m_qp, m_start, &m_solution);
+    const auto solve = [this, &report] {
+      const auto start = std::chrono::steady_clock::now();
+      const qp::QpSummary s = m_solver->solve(m_qp, m_start, &m_solution);
+      report.qp_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report.qp_factorization_seconds += s.factorization_seconds;
+      report.qp_seed_seconds += s.seed_seconds;
+      return s;
+    };
+    qp::QpSummary summary = solve();
     if (summary.termination == qp::QpTermination::kNotConvex && m_exact_curvature && refactor) {
       // The compression made the exact curvature too negative: the semidefinite model, for this
       // QP and the rest of the step.
@@ -390,7 +399,7 @@ StepReport TimeStepper::project() {
       report.semidefinite_fallback = true;
       ++report.factorizations;
       assemble_newton_terms(true);
-      summary = m_solver->solve(m_qp, m_start, &m_solution);
+      summary = solve();
     }
     working_set_changes += summary.iterations;
     report.friction_rows_to_bound += summary.pinned_rows_to_bound;

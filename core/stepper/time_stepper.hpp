@@ -45,6 +45,12 @@ struct StepReport {
   // pinned_rows_to_bound, pinned_rows_returned), summed over the iterations.
   int friction_rows_to_bound = 0;
   int friction_rows_returned = 0;
+  // Wall time in the QP solver, and of it in factorisations and in the rows each QP starts from
+  // (QpSummary::factorization_seconds, seed_seconds; active set only), summed over the
+  // iterations, s.
+  double qp_seconds = 0.0;
+  double qp_factorization_seconds = 0.0;
+  double qp_seed_seconds = 0.0;
   // Friction rows that the step's last QP left at their bound with the slip reversed, a force
   // along the slip (QpSummary::rows_left_at_bound; active set only).
   int friction_rows_against_slip = 0;

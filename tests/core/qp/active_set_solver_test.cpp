@@ -93,6 +93,27 @@ TEST(ActiveSetSolver, CountsFrictionRowsMovedToTheirBoundAndBack) {
   }
 }
 
+// The summary times the factorisation and the seeded rows: a solve told that the matrices are
+// unchanged reuses the factorisation and spends no time on it.
+TEST(ActiveSetSolver, TimesItsFactorisationAndOnlyWhenItFactors) {
+  QpProblem p = unit_mass_problem(Eigen::Vector3d(3, 2, 0));
+  p.equality_jacobian = sparse(Eigen::RowVector3d(1, 1, 1));
+  p.equality_offset = Eigen::VectorXd::Constant(1, -1.0);
+  p.inequality_jacobian = sparse(Eigen::RowVector3d(-1, 0, 0));
+  p.inequality_offset = Eigen::VectorXd::Ones(1);
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary first = solver.solve(p, std::vector<int>{0}, &s);
+  ASSERT_TRUE(first.ok()) << first.message;
+  EXPECT_GT(first.factorization_seconds, 0.0);
+  EXPECT_GT(first.seed_seconds, 0.0);
+  p.matrices_unchanged = true;
+  const QpSummary second = solver.solve(p, std::vector<int>{0}, &s);
+  ASSERT_TRUE(second.ok()) << second.message;
+  EXPECT_EQ(second.factorization_seconds, 0.0);
+  EXPECT_GT(second.seed_seconds, 0.0);
+}
+
 TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
   // Project the point f onto the box [0, 1]ⁿ written as 2n inequality rows; f is far outside.
   const int n = 6;
