@@ -1,6 +1,7 @@
 // Simulator cost on the hanging example (issue 2): mean µs per step and q = wall / simulated time
 // for 7×9, 13×17, 25×33 and 49×65 grids, single thread, and how the cost per step grows with the
-// node count (relative to 7×9). Build Release. Usage:
+// node count (relative to 7×9), with the share of the time spent factorising the QPs' KKT
+// matrices (StepReport::qp_factorization_seconds). Build Release. Usage:
 //   simulator_bench [SECONDS] [SOLVER_JSON]
 // SECONDS: simulated seconds per mesh (default 4, the whole example). SOLVER_JSON: solver fields
 // of a scenario, e.g. '{"max_damping_offset": 0, "newton_fallback_after": 5}': every mesh then
@@ -42,7 +43,12 @@ double run_row(const nlohmann::json& j, const std::string& path, const char* lab
                double* base_per_node, double default_us) {
   using namespace clothfit;
   const scenario::Scenario s = scenario::parse_scenario(j, path);
-  const scenario::RunSummary run = scenario::run_simulation(s);
+  double factorization_seconds = 0.0;
+  const scenario::RunSummary run =
+      scenario::run_simulation(s, [&](const auto&, const stepper::StepReport* report) {
+        if (report != nullptr)
+          factorization_seconds += report->qp_factorization_seconds;
+      });
   const double us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
   const int nodes = s.model.mesh.num_nodes();
   const double per_node = us_per_step / nodes;
@@ -51,10 +57,12 @@ double run_row(const nlohmann::json& j, const std::string& path, const char* lab
   char ratio[32] = "";
   if (default_us > 0.0)
     std::snprintf(ratio, sizeof ratio, "%.3f", us_per_step / default_us);
-  std::printf("%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %12.2e %14.2f %10s%s\n", nx, ny,
-              label, nodes, run.steps, us_per_step, run.q, run.mean_iterations,
-              run.mean_factorizations, run.max_constraint_violation, per_node / *base_per_node,
-              ratio, run.ok() ? "" : "  (not converged everywhere)");
+  std::printf("%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %9.0f %% %12.2e %14.2f %10s%s\n",
+              nx, ny, label, nodes, run.steps, us_per_step, run.q, run.mean_iterations,
+              run.mean_factorizations,
+              run.wall_seconds > 0.0 ? 100.0 * factorization_seconds / run.wall_seconds : 0.0,
+              run.max_constraint_violation, per_node / *base_per_node, ratio,
+              run.ok() ? "" : "  (not converged everywhere)");
   std::fflush(stdout);
   return us_per_step;
 }
@@ -92,9 +100,9 @@ int main(int argc, char** argv) {
               path.c_str(), seconds);
   if (!solver.empty())
     std::printf("\"with\" rows: solver %s\n", solver.dump().c_str());
-  std::printf("%8s %-8s %7s %8s %12s %10s %10s %10s %12s %14s %10s\n", "mesh", "solver", "nodes",
-              "steps", "us/step", "q", "iter/step", "fact/step", "max viol", "cost/node vs 7x9",
-              "time ratio");
+  std::printf("%8s %-8s %7s %8s %12s %10s %10s %10s %11s %12s %14s %10s\n", "mesh", "solver",
+              "nodes", "steps", "us/step", "q", "iter/step", "fact/step", "fact time", "max viol",
+              "cost/node vs 7x9", "time ratio");
   double base_per_node = 0.0, with_base_per_node = 0.0;
   const int sizes[][2] = {{7, 9}, {13, 17}, {25, 33}, {49, 65}};
   try {
