@@ -1,6 +1,8 @@
 #include "core/collision/collision_detector.hpp"
 
+#include <algorithm>
 #include <cassert>
+#include <tuple>
 
 #include "core/collision/edge_edge_ccd.hpp"
 #include "core/collision/point_triangle_ccd.hpp"
@@ -55,6 +57,12 @@ void CollisionDetector::self_collisions(const CcdOptions& options, SelfCollision
       out.edge_edge.push_back({c.edge_a, c.edge_b, *ccd});
     }
   }
+  std::sort(out.point_triangle.begin(), out.point_triangle.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.node, a.triangle) < std::tie(b.node, b.triangle);
+  });
+  std::sort(out.edge_edge.begin(), out.edge_edge.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.edge_a, a.edge_b) < std::tie(b.edge_a, b.edge_b);
+  });
 }
 
 void CollisionDetector::external_collisions(const Eigen::Ref<const Eigen::MatrixX3d>& points_t0,
@@ -91,6 +99,12 @@ void CollisionDetector::external_collisions(const Eigen::Ref<const Eigen::Matrix
       out.segment_edge.push_back({c.segment, c.edge, *ccd});
     }
   }
+  std::sort(out.point_triangle.begin(), out.point_triangle.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.point, a.triangle) < std::tie(b.point, b.triangle);
+  });
+  std::sort(out.segment_edge.begin(), out.segment_edge.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.segment, a.edge) < std::tie(b.segment, b.edge);
+  });
 }
 
 }  // namespace clothfit::collision

@@ -67,6 +67,12 @@ class CollisionDetector {
   void update(const Eigen::Ref<const Eigen::VectorXd>& positions_t0,
               const Eigen::Ref<const Eigen::VectorXd>& positions_t1, double margin);
 
+  // Both calls list their collisions sorted by the elements' indices (node, triangle), (edge,
+  // edge), (point, triangle), (segment, edge): the broad phase finds its candidates in the order
+  // of its trees, whose shape depends on when they were last rebuilt, and the stepper makes QP rows
+  // in the order it gets them. Sorted, the rows and every result built on them depend on the
+  // motion alone.
+  //
   // Cloth against itself for the last update (out is cleared first).
   void self_collisions(const CcdOptions& options, SelfCollisions& out) const;
   // Cloth against external segments moving over the same interval (the stick): points (M × 3) at

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 
 #include "core/collision/edge_edge_distance.hpp"
 #include "core/collision/point_triangle_distance.hpp"
@@ -296,25 +297,30 @@ int CollisionSet::detect_stick(double proximity, bool count_only) {
   m_candidates += m_external.candidates;
   const int last_point = static_cast<int>(m_stick_t0.rows()) - 1;
   // One row per cloth edge: where it touches two adjacent stick segments near their common
-  // point, the earliest contact is kept (two nearly equal rows would make the QP degenerate).
-  std::unordered_map<int, int> first_of_edge;
-  for (int k = 0; k < static_cast<int>(m_external.segment_edge.size()); ++k) {
-    const auto& c = m_external.segment_edge[k];
-    const auto [it, inserted] = first_of_edge.try_emplace(c.edge, k);
-    if (!inserted && c.ccd.time < m_external.segment_edge[it->second].ccd.time)
-      it->second = k;
-  }
-  int found = static_cast<int>(first_of_edge.size());
+  // point, the earliest contact is kept (two nearly equal rows would make the QP degenerate; of
+  // two at the same time, the one with the lower segment). The rows follow the edges' order.
+  m_first_of_edge.resize(m_external.segment_edge.size());
+  for (int k = 0; k < static_cast<int>(m_external.segment_edge.size()); ++k)
+    m_first_of_edge[k] = k;
+  const auto& hits = m_external.segment_edge;
+  std::sort(m_first_of_edge.begin(), m_first_of_edge.end(), [&hits](int a, int b) {
+    return std::tie(hits[a].edge, hits[a].ccd.time, a) <
+           std::tie(hits[b].edge, hits[b].ccd.time, b);
+  });
+  m_first_of_edge.erase(std::unique(m_first_of_edge.begin(), m_first_of_edge.end(),
+                                    [&hits](int a, int b) { return hits[a].edge == hits[b].edge; }),
+                        m_first_of_edge.end());
+  int found = static_cast<int>(m_first_of_edge.size());
   for (const auto& c : m_external.point_triangle) {
     if (c.point == 0 || c.point == last_point)
       ++found;
   }
   if (count_only)
     return found;
-  for (const auto& [edge, k] : first_of_edge) {
+  for (const int k : m_first_of_edge) {
     const auto& c = m_external.segment_edge[k];
     const auto& s = m_segments[c.segment];
-    add(make_key(kStickEdge, edge, 0),
+    add(make_key(kStickEdge, c.edge, 0),
         segment_edge_row(c, m_stick_t1.row(s[0]).transpose(), m_stick_t1.row(s[1]).transpose(),
                          m_stick->radius, Source::kStick));
   }

@@ -186,6 +186,7 @@ class CollisionSet {
   long m_candidates = 0;
   collision::SelfCollisions m_self;
   collision::ExternalCollisions m_external;
+  std::vector<int> m_first_of_edge;  // detect_stick: per touched edge, its earliest contact
   collision::ExternalCollisions m_needle_hits;
   std::vector<Eigen::Triplet<double>> m_triplets;
 };

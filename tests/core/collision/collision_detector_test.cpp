@@ -194,5 +194,70 @@ TEST(CollisionDetector, StickThroughAHangingSheet) {
   EXPECT_EQ(static_cast<int>(first.size()), crossing_edges);
 }
 
+// The same motion, detected by a detector whose trees were built for the motion mirrored in x
+// and then only refitted (no rebuild: mirrored boxes have the same areas), so that its trees list
+// the sides in the opposite order.
+Eigen::VectorXd mirrored(Eigen::VectorXd positions) {
+  for (Eigen::Index i = 0; i < positions.size(); i += 3)
+    positions[i] = -positions[i];
+  return positions;
+}
+
+TEST(CollisionDetector, ListsCollisionsInAnOrderIndependentOfItsTrees) {
+  const Sheets start = make_layers(6, 5, 0.1, {0.0, 0.3}, Vector3d(0.033, 0.033, 0.0));
+  Eigen::VectorXd end = start.positions;
+  for (int i = 6 * 5; i < start.nodes; ++i)
+    end[3 * i + 2] = -0.1;
+  CcdOptions options;
+  options.thickness = 0.01;
+  options.proximity = 0.5;
+  CollisionDetector fresh(start.nodes, start.triangles);
+  fresh.update(start.positions, end, options.detection_distance());
+  CollisionDetector refitted(start.nodes, start.triangles);
+  refitted.update(mirrored(start.positions), mirrored(end), options.detection_distance());
+  refitted.update(start.positions, end, options.detection_distance());
+  ASSERT_EQ(refitted.broad_phase().rebuilds(), 1);
+
+  SelfCollisions a, b;
+  fresh.self_collisions(options, a);
+  refitted.self_collisions(options, b);
+  ASSERT_GT(a.point_triangle.size(), 10u);
+  ASSERT_GT(a.edge_edge.size(), 10u);
+  ASSERT_EQ(a.point_triangle.size(), b.point_triangle.size());
+  ASSERT_EQ(a.edge_edge.size(), b.edge_edge.size());
+  for (std::size_t k = 0; k < a.point_triangle.size(); ++k) {
+    EXPECT_EQ(a.point_triangle[k].node, b.point_triangle[k].node) << k;
+    EXPECT_EQ(a.point_triangle[k].triangle, b.point_triangle[k].triangle) << k;
+  }
+  for (std::size_t k = 0; k < a.edge_edge.size(); ++k) {
+    EXPECT_EQ(a.edge_edge[k].edge_a, b.edge_edge[k].edge_a) << k;
+    EXPECT_EQ(a.edge_edge[k].edge_b, b.edge_edge[k].edge_b) << k;
+  }
+
+  // A stick through the lower sheet, along x at y = 0.2, moving down through it.
+  Eigen::MatrixX3d points_t0(11, 3), points_t1(11, 3);
+  std::vector<std::array<int, 2>> segments;
+  for (int k = 0; k <= 10; ++k) {
+    points_t0.row(k) = Eigen::RowVector3d(-0.1 + 0.07 * k, 0.2, 0.05);
+    points_t1.row(k) = Eigen::RowVector3d(-0.1 + 0.07 * k, 0.2, -0.05);
+    if (k < 10)
+      segments.push_back({k, k + 1});
+  }
+  ExternalCollisions c, d;
+  fresh.external_collisions(points_t0, points_t1, segments, options, c);
+  refitted.external_collisions(points_t0, points_t1, segments, options, d);
+  ASSERT_GT(c.segment_edge.size(), 10u);
+  ASSERT_EQ(c.segment_edge.size(), d.segment_edge.size());
+  ASSERT_EQ(c.point_triangle.size(), d.point_triangle.size());
+  for (std::size_t k = 0; k < c.segment_edge.size(); ++k) {
+    EXPECT_EQ(c.segment_edge[k].segment, d.segment_edge[k].segment) << k;
+    EXPECT_EQ(c.segment_edge[k].edge, d.segment_edge[k].edge) << k;
+  }
+  for (std::size_t k = 0; k < c.point_triangle.size(); ++k) {
+    EXPECT_EQ(c.point_triangle[k].point, d.point_triangle[k].point) << k;
+    EXPECT_EQ(c.point_triangle[k].triangle, d.point_triangle[k].triangle) << k;
+  }
+}
+
 }  // namespace
 }  // namespace clothfit::collision
