@@ -217,6 +217,13 @@ void CollisionSet::run_detection(const Eigen::VectorXd& phi_j, double proximity,
   // rebuilt by margins that change from call to call.
   const double margin =
       2.0 * m_options.proximity * std::max({thickness, stick_radius, needle_thickness});
+  // The stick alone: no pair can come within the margin while the stick's swept box misses the
+  // cloth's grown by it. Most steps of a hit are so, and then the trees are not even refitted
+  // (the collisions come sorted, so when the trees were last refitted changes no result).
+  const Eigen::AlignedBox3d cloth = swept_cloth_box(phi_j, margin);
+  const bool stick_near = m_stick && cloth.intersects(swept_stick_box());
+  if (!m_options.enabled && m_needle_fields.empty() && !stick_near)
+    return;
   if (!m_detected || m_detected_phi.size() != phi_j.size() || m_detected_phi != phi_j) {
     m_detector->update(m_phi_n, phi_j, margin);
     m_detected_phi = phi_j;
@@ -224,10 +231,33 @@ void CollisionSet::run_detection(const Eigen::VectorXd& phi_j, double proximity,
   }
   if (m_options.enabled)
     *found += detect_self(proximity, count_only);
-  if (m_stick)
+  if (stick_near)
     *found += detect_stick(proximity, count_only);
   if (!m_needle_fields.empty())
-    *found += detect_needles(phi_j, margin, proximity, count_only);
+    *found += detect_needles(cloth, proximity, count_only);
+}
+
+Eigen::AlignedBox3d CollisionSet::swept_cloth_box(const Eigen::VectorXd& phi_j,
+                                                  double margin) const {
+  Eigen::AlignedBox3d box;
+  for (int i = 0; i < m_mesh.num_nodes(); ++i) {
+    box.extend(Eigen::Vector3d(m_phi_n.segment<3>(3 * i)));
+    box.extend(Eigen::Vector3d(phi_j.segment<3>(3 * i)));
+  }
+  box.min().array() -= margin;
+  box.max().array() += margin;
+  return box;
+}
+
+Eigen::AlignedBox3d CollisionSet::swept_stick_box() const {
+  // The stick's points move linearly: at every time of the step they lie in the box of their end
+  // positions, and its segments in the box of their points.
+  Eigen::AlignedBox3d box;
+  for (Eigen::Index k = 0; k < m_stick_t0.rows(); ++k) {
+    box.extend(Eigen::Vector3d(m_stick_t0.row(k).transpose()));
+    box.extend(Eigen::Vector3d(m_stick_t1.row(k).transpose()));
+  }
+  return box;
 }
 
 int CollisionSet::detect_self(double proximity, bool count_only) {
@@ -334,9 +364,9 @@ int CollisionSet::detect_stick(double proximity, bool count_only) {
   return found;
 }
 
-int CollisionSet::detect_needles(const Eigen::VectorXd& phi_j, double margin, double proximity,
+int CollisionSet::detect_needles(const Eigen::AlignedBox3d& cloth, double proximity,
                                  bool count_only) {
-  gather_needles(phi_j, margin);
+  gather_needles(cloth);
   if (m_needle_segments.empty())
     return 0;
   collision::CcdOptions ccd;
@@ -390,17 +420,10 @@ int CollisionSet::register_needle(int field, const Eigen::Vector3d& peak_rest) {
   return index;
 }
 
-void CollisionSet::gather_needles(const Eigen::VectorXd& phi_j, double margin) {
+void CollisionSet::gather_needles(const Eigen::AlignedBox3d& box) {
   // Broad phase for the needles: the cloth's swept bounding box (every triangle stays inside it
   // during the motion) grown by the margin, and the needles whose axis (tip to base) meets it at
   // some time of the step.
-  Eigen::AlignedBox3d box;
-  for (int i = 0; i < m_mesh.num_nodes(); ++i) {
-    box.extend(Eigen::Vector3d(m_phi_n.segment<3>(3 * i)));
-    box.extend(Eigen::Vector3d(phi_j.segment<3>(3 * i)));
-  }
-  box.min().array() -= margin;
-  box.max().array() += margin;
   for (int f = 0; f < static_cast<int>(m_needle_fields.size()); ++f) {
     const obstacles::NeedleField& field = *m_needle_fields[f];
     const obstacles::NeedleFieldGeometry& g = field.geometry();

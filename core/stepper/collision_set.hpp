@@ -45,6 +45,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <array>
 #include <memory>
 #include <optional>
@@ -135,8 +136,13 @@ class CollisionSet {
   // unless count_only, adds their rows.
   int detect_self(double proximity, bool count_only);
   int detect_stick(double proximity, bool count_only);
-  int detect_needles(const Eigen::VectorXd& phi_j, double margin, double proximity,
-                     bool count_only);
+  // `cloth`: swept_cloth_box(φ_j, margin).
+  int detect_needles(const Eigen::AlignedBox3d& cloth, double proximity, bool count_only);
+  // The box of the cloth's nodes at tₙ and in φ_j (every triangle stays inside it during the
+  // motion), grown by `margin` (m).
+  Eigen::AlignedBox3d swept_cloth_box(const Eigen::VectorXd& phi_j, double margin) const;
+  // The box of the stick's points at tₙ and tₙ₊₁ (the stick stays inside it during the step).
+  Eigen::AlignedBox3d swept_stick_box() const;
   // The row n·(x − Σ w_i c_i) ≥ bound of an external point x (stick end, needle tip or base; at
   // tₙ₊₁) against a cloth triangle.
   Row point_triangle_row(const collision::ExternalCollisions::PointTriangle& c,
@@ -146,9 +152,9 @@ class CollisionSet {
   Row segment_edge_row(const collision::ExternalCollisions::SegmentEdge& c,
                        const Eigen::Vector3d& end0_t1, const Eigen::Vector3d& end1_t1, double bound,
                        Source source) const;
-  // Registers the needles near the cloth's motion φⁿ → φ_j (broad phase against the swept
-  // bounding box grown by `margin`, m).
-  void gather_needles(const Eigen::VectorXd& phi_j, double margin);
+  // Registers the needles near the cloth's motion φⁿ → φ_j (broad phase against `box`, the
+  // cloth's swept bounding box grown by the margin).
+  void gather_needles(const Eigen::AlignedBox3d& box);
   // Registers the needle of m_needle_fields[field] whose peak is at `peak_rest` (rest frame, m)
   // for this step, once: its points at tₙ and tₙ₊₁ and its axis segment. Returns its index.
   int register_needle(int field, const Eigen::Vector3d& peak_rest);
