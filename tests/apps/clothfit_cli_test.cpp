@@ -1,10 +1,14 @@
 // The `clothfit` program as a user runs it: exit codes, messages that name the problem, outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "support/run_clothfit.hpp"
@@ -55,12 +59,35 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   EXPECT_EQ(
       header,
       "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment");
-  // 21 frames (the initial state and 20 steps) × 63 nodes + the header.
+  // 21 frames (the initial state and 20 steps) × 63 nodes + the header, every number as printf's
+  // %.9g writes it (nine significant digits, no trailing zeros).
   std::ifstream trajectory(out / "trajectory.csv");
-  int lines = 0;
-  for (std::string line; std::getline(trajectory, line);)
-    ++lines;
+  std::getline(trajectory, header);
+  EXPECT_EQ(header, "frame,time,node,x,y,z");
+  int lines = 1, most_digits = 0;
+  std::string first;
+  for (std::string line; std::getline(trajectory, line); ++lines) {
+    if (lines == 1)
+      first = line;
+    std::stringstream fields(line);
+    int count = 0;
+    for (std::string field; std::getline(fields, field, ','); ++count) {
+      char expected[32];
+      std::snprintf(expected, sizeof expected, "%.9g", std::stod(field));
+      EXPECT_EQ(field, expected) << line;
+      // Significant digits: those of the mantissa after its leading zeros.
+      const std::string mantissa = field.substr(0, field.find('e'));
+      const auto first_digit = mantissa.find_first_of("123456789");
+      int digits = 0;
+      for (std::size_t c = first_digit; c < mantissa.size(); ++c)
+        digits += std::isdigit(static_cast<unsigned char>(mantissa[c])) ? 1 : 0;
+      most_digits = std::max(most_digits, first_digit == std::string::npos ? 0 : digits);
+    }
+    EXPECT_EQ(count, 6) << line;
+  }
   EXPECT_EQ(lines, 1 + 21 * 63);
+  EXPECT_EQ(most_digits, 9);
+  EXPECT_EQ(first, "0,0,0,0,0,1");  // the held corner at the origin of the sheet, 1 m up
 }
 
 TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
