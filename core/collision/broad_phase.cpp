@@ -100,6 +100,7 @@ void BroadPhase::self_candidates(SelfCandidates& out) const {
 void BroadPhase::external_candidates(const Eigen::Ref<const Eigen::MatrixX3d>& points_t0,
                                      const Eigen::Ref<const Eigen::MatrixX3d>& points_t1,
                                      std::span<const std::array<int, 2>> segments,
+                                     std::span<const int> face_points,
                                      ExternalCandidates& out) const {
   assert(m_built);
   assert(points_t0.rows() == points_t1.rows());
@@ -113,7 +114,8 @@ void BroadPhase::external_candidates(const Eigen::Ref<const Eigen::MatrixX3d>& p
     box.inflate(half_margin);
     return box;
   };
-  for (int i = 0; i < points_t0.rows(); ++i) {
+  for (const int i : face_points) {
+    assert(i >= 0 && i < points_t0.rows());
     m_triangle_tree.query(point_box(i), [&](int triangle) {
       out.point_triangle.push_back({i, triangle});
     });

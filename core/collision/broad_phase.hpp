@@ -87,11 +87,12 @@ class BroadPhase {
   // Mesh against itself, for the last update; `out` is cleared first (its capacity is reused).
   void self_candidates(SelfCandidates& out) const;
   // Mesh against external segments moving linearly over the same interval: points (M × 3) at t0
-  // and t1 (m), segments (S) as pairs of point indices. Uses the margin of the last update.
+  // and t1 (m), segments (S) as pairs of point indices against the mesh edges, and the points
+  // listed in `face_points` against the mesh triangles. Uses the margin of the last update.
   void external_candidates(const Eigen::Ref<const Eigen::MatrixX3d>& points_t0,
                            const Eigen::Ref<const Eigen::MatrixX3d>& points_t1,
                            std::span<const std::array<int, 2>> segments,
-                           ExternalCandidates& out) const;
+                           std::span<const int> face_points, ExternalCandidates& out) const;
   // Triangle pairs with overlapping boxes and no common node, for the last update (pass the same
   // positions as t0 and t1 to check one state for intersections).
   void triangle_pair_candidates(std::vector<TrianglePairCandidate>& out) const;

@@ -68,12 +68,14 @@ void CollisionDetector::self_collisions(const CcdOptions& options, SelfCollision
 void CollisionDetector::external_collisions(const Eigen::Ref<const Eigen::MatrixX3d>& points_t0,
                                             const Eigen::Ref<const Eigen::MatrixX3d>& points_t1,
                                             std::span<const std::array<int, 2>> segments,
+                                            std::span<const int> face_points,
                                             const CcdOptions& options,
                                             ExternalCollisions& out) const {
   assert(options.detection_distance() <= m_margin);
   out.point_triangle.clear();
   out.segment_edge.clear();
-  m_broad_phase.external_candidates(points_t0, points_t1, segments, m_external_candidates);
+  m_broad_phase.external_candidates(points_t0, points_t1, segments, face_points,
+                                    m_external_candidates);
   out.candidates = static_cast<int>(m_external_candidates.point_triangle.size() +
                                     m_external_candidates.segment_edge.size());
   const auto point_t0 = [&](int i) -> Eigen::Vector3d { return points_t0.row(i).transpose(); };

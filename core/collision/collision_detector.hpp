@@ -7,7 +7,8 @@
 // Usage, for each iteration j of a time step:
 //   detector.update(phi_n, phi_j, margin);            // margin ≥ every detection distance used
 //   detector.self_collisions(cloth_options, self);     // node-face and edge-edge
-//   detector.external_collisions(stick_t0, stick_t1, stick_segments, stick_options, stick);
+//   detector.external_collisions(stick_t0, stick_t1, stick_segments, stick_ends, stick_options,
+//                                stick);
 // The detector keeps its buffers between calls; it is not thread-safe.
 #pragma once
 
@@ -77,10 +78,13 @@ class CollisionDetector {
   void self_collisions(const CcdOptions& options, SelfCollisions& out) const;
   // Cloth against external segments moving over the same interval (the stick): points (M × 3) at
   // t0 and t1 (m), segments (S) as point index pairs. Edge-edge per segment and mesh edge, and
-  // point-face for the segments' points against the mesh triangles.
+  // point-face for the points listed in `face_points` against the mesh triangles (a chain of
+  // segments needs only its two ends there: an inner point lies on two segments, whose edge tests
+  // cover it).
   void external_collisions(const Eigen::Ref<const Eigen::MatrixX3d>& points_t0,
                            const Eigen::Ref<const Eigen::MatrixX3d>& points_t1,
-                           std::span<const std::array<int, 2>> segments, const CcdOptions& options,
+                           std::span<const std::array<int, 2>> segments,
+                           std::span<const int> face_points, const CcdOptions& options,
                            ExternalCollisions& out) const;
 
   const BroadPhase& broad_phase() const { return m_broad_phase; }

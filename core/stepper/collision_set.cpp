@@ -1,9 +1,11 @@
 #include "core/stepper/collision_set.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <numeric>
 #include <tuple>
 
 #include "core/collision/edge_edge_distance.hpp"
@@ -323,9 +325,12 @@ int CollisionSet::detect_stick(double proximity, bool count_only) {
   collision::CcdOptions ccd;
   ccd.thickness = m_stick->radius;
   ccd.proximity = proximity;
-  m_detector->external_collisions(m_stick_t0, m_stick_t1, m_segments, ccd, m_external);
-  m_candidates += m_external.candidates;
+  // Only the stick's two ends against the cloth's faces: its inner points lie on two segments,
+  // whose edge rows cover them.
   const int last_point = static_cast<int>(m_stick_t0.rows()) - 1;
+  const std::array<int, 2> ends = {0, last_point};
+  m_detector->external_collisions(m_stick_t0, m_stick_t1, m_segments, ends, ccd, m_external);
+  m_candidates += m_external.candidates;
   // One row per cloth edge: where it touches two adjacent stick segments near their common
   // point, the earliest contact is kept (two nearly equal rows would make the QP degenerate; of
   // two at the same time, the one with the lower segment). The rows follow the edges' order.
@@ -340,11 +345,7 @@ int CollisionSet::detect_stick(double proximity, bool count_only) {
   m_first_of_edge.erase(std::unique(m_first_of_edge.begin(), m_first_of_edge.end(),
                                     [&hits](int a, int b) { return hits[a].edge == hits[b].edge; }),
                         m_first_of_edge.end());
-  int found = static_cast<int>(m_first_of_edge.size());
-  for (const auto& c : m_external.point_triangle) {
-    if (c.point == 0 || c.point == last_point)
-      ++found;
-  }
+  const int found = static_cast<int>(m_first_of_edge.size() + m_external.point_triangle.size());
   if (count_only)
     return found;
   for (const int k : m_first_of_edge) {
@@ -355,8 +356,6 @@ int CollisionSet::detect_stick(double proximity, bool count_only) {
                          m_stick->radius, Source::kStick));
   }
   for (const auto& c : m_external.point_triangle) {
-    if (c.point != 0 && c.point != last_point)
-      continue;  // interior points lie on two segments: their edge rows cover them
     add(make_key(kStickTriangle, c.point == 0 ? 0 : 1, c.triangle),
         point_triangle_row(c, m_stick_t1.row(c.point).transpose(), m_stick->radius,
                            Source::kStick));
@@ -375,9 +374,11 @@ int CollisionSet::detect_needles(const Eigen::AlignedBox3d& cloth, double proxim
   // A needle is external geometry like the stick: its tip and base points against the cloth's
   // triangles, its axis segment against the cloth's edges.
   const auto points = static_cast<Eigen::Index>(2 * m_needle_segments.size());
+  m_needle_face_points.resize(points);
+  std::iota(m_needle_face_points.begin(), m_needle_face_points.end(), 0);
   m_detector->external_collisions(m_needle_points_t0.topRows(points),
-                                  m_needle_points_t1.topRows(points), m_needle_segments, ccd,
-                                  m_needle_hits);
+                                  m_needle_points_t1.topRows(points), m_needle_segments,
+                                  m_needle_face_points, ccd, m_needle_hits);
   m_candidates += m_needle_hits.candidates;
   if (!count_only) {
     for (const auto& c : m_needle_hits.point_triangle) {

@@ -194,6 +194,7 @@ class CollisionSet {
   collision::ExternalCollisions m_external;
   std::vector<int> m_first_of_edge;  // detect_stick: per touched edge, its earliest contact
   collision::ExternalCollisions m_needle_hits;
+  std::vector<int> m_needle_face_points;  // detect_needles: every needle point, 0 … 2n − 1
   std::vector<Eigen::Triplet<double>> m_triplets;
 };
 

@@ -204,7 +204,8 @@ TEST(BroadPhase, StickSegmentsAgainstTheSheet) {
   }
   const std::vector<std::array<int, 2>> segments = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
   ExternalCandidates candidates;
-  broad_phase.external_candidates(stick_t0, stick_t1, segments, candidates);
+  const std::array<int, 2> ends = {0, 4};
+  broad_phase.external_candidates(stick_t0, stick_t1, segments, ends, candidates);
   std::set<std::pair<int, int>> found;
   for (const auto& c : candidates.segment_edge) {
     found.insert({c.segment, c.edge});

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <random>
 #include <set>
 #include <utility>
@@ -165,7 +166,8 @@ TEST(CollisionDetector, StickThroughAHangingSheet) {
     }
   }
   ExternalCollisions collisions;
-  detector.external_collisions(points_t0, points_t1, segments, stick, collisions);
+  const std::array<int, 2> ends = {0, 10};
+  detector.external_collisions(points_t0, points_t1, segments, ends, stick, collisions);
   ASSERT_FALSE(collisions.segment_edge.empty());
   // Per sheet edge, the earliest contact over the stick's segments: at distance tau = 7.5 mm in
   // front of the plane, t = (0.05 − 0.0075)/0.1, with the normal (stick − sheet) along −y. Other
@@ -249,9 +251,11 @@ TEST(CollisionDetector, ListsCollisionsInAnOrderIndependentOfItsTrees) {
     if (k < 10)
       segments.push_back({k, k + 1});
   }
+  std::vector<int> all_points(11);
+  std::iota(all_points.begin(), all_points.end(), 0);
   ExternalCollisions c, d;
-  fresh.external_collisions(points_t0, points_t1, segments, options, c);
-  refitted.external_collisions(points_t0, points_t1, segments, options, d);
+  fresh.external_collisions(points_t0, points_t1, segments, all_points, options, c);
+  refitted.external_collisions(points_t0, points_t1, segments, all_points, options, d);
   ASSERT_GT(c.segment_edge.size(), 10u);
   ASSERT_GT(c.point_triangle.size(), 0u);  // the stick's inner points against the triangles
   expect_same_pairs(c.segment_edge, d.segment_edge, [](const auto& e) {

@@ -51,6 +51,7 @@ HitResult run_hit(const Scenario& s, const stepper::Stick* given = nullptr) {
   collision::CollisionDetector detector(mesh.num_nodes(), mesh.triangles, edges);
   const int segments = static_cast<int>(std::ceil(
       (stick.end1.position(0) - stick.end0.position(0)).norm() / stick.max_segment_length - 1e-9));
+  const std::array<int, 2> ends = {0, segments};  // the crossings are counted on the edges alone
   std::vector<std::array<int, 2>> pairs;
   for (int k = 0; k < segments; ++k)
     pairs.push_back({k, k + 1});
@@ -78,7 +79,7 @@ HitResult run_hit(const Scenario& s, const stepper::Stick* given = nullptr) {
       result.stick_contact_steps += report->stick_contact ? 1 : 0;
       detector.update(previous, state.positions, 0.0);
       detector.external_collisions(stick_points(previous_time), stick_points(state.time), pairs,
-                                   exact, found);
+                                   ends, exact, found);
       result.crossings += static_cast<int>(found.segment_edge.size());
     }
     const double y = state.positions[3 * watched + 1];

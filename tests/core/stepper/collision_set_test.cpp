@@ -3,7 +3,7 @@
 // checked against finite differences of the assembled row; a face sliding onto a needle's shaft
 // is caught by the axis rows; the ω = 0 final check finds exact crossings only; needles far from
 // the cloth never reach the CCD; contacts resting at τ0 are carried into the next step; moving
-// fields are handled.
+// fields are handled; a stick poking end-first into a face gets a row for its end.
 #include "core/stepper/collision_set.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,8 @@
 
 #include "core/obstacles/needle_field.hpp"
 #include "core/obstacles/plane.hpp"
+#include "core/stepper/stick.hpp"
+#include "core/stepper/trajectory.hpp"
 #include "support/finite_difference.hpp"
 
 namespace clothfit::stepper {
@@ -138,6 +140,40 @@ TEST(CollisionSet, PeakPiercingAFaceGivesAFeasibleRowWithTheRightGradient) {
     EXPECT_EQ(corners, 3);
     EXPECT_NEAR(dz, 1.0, 1e-12);  // Σ w_i = 1, n = −ẑ
   }
+}
+
+TEST(CollisionSet, AStickPokingEndFirstIntoAFaceGetsARowForItsEnd) {
+  // A vertical stick rising 3 cm in the step, its top end from 1 cm below the flat sheet (z = 0.5)
+  // to 2 cm above it, through the interior of triangle (0, 1, 4), 2.8 cm from its diagonal and
+  // 3 cm from its other edges: no cloth edge comes near the stick, so only the end's test against
+  // the faces sees it.
+  SimulationModel model = sheet_model();
+  Stick stick;
+  stick.end0 = Trajectory({0.0, kDt},
+                          {Eigen::Vector3d(0.07, 0.03, 0.29), Eigen::Vector3d(0.07, 0.03, 0.32)});
+  stick.end1 = Trajectory({0.0, kDt},
+                          {Eigen::Vector3d(0.07, 0.03, 0.49), Eigen::Vector3d(0.07, 0.03, 0.52)});
+  model.stick = stick;
+  ASSERT_TRUE(CollisionSet::needed(model));
+  const std::vector<int> free_index = all_free(model);
+  CollisionSet set(model, free_index);
+  const Eigen::VectorXd phi = flat_at(model, 0.5);
+  set.begin_step(phi, 0.0, kDt, kProximity);
+  EXPECT_EQ(set.detect(phi), 1);
+  ASSERT_EQ(set.size(), 1);
+  // The row keeps the face τ0 above the end's position at the end of the step: H = z − 0.52 − τ0
+  // on the flat sheet at height z, over the triangle's three corners.
+  const AssembledRows at_start = assemble_at(set, phi);
+  EXPECT_NEAR(at_start.offsets[0], 0.5 - 0.52 - stick.radius, 1e-9);
+  EXPECT_NEAR(assemble_at(set, flat_at(model, 0.53)).offsets[0], 0.01 - stick.radius, 1e-9);
+  int corners = 0;
+  double dz = 0.0;
+  for (int i = 0; i < model.mesh.num_nodes(); ++i) {
+    corners += at_start.jacobian.row(0).segment<3>(3 * i).norm() > 0.0 ? 1 : 0;
+    dz += at_start.jacobian(0, 3 * i + 2);
+  }
+  EXPECT_EQ(corners, 3);
+  EXPECT_NEAR(dz, 1.0, 1e-12);
 }
 
 TEST(CollisionSet, FinalCheckFindsExactCrossingsOnly) {
