@@ -221,8 +221,10 @@ void CollisionSet::run_detection(const Eigen::VectorXd& phi_j, double proximity,
       2.0 * m_options.proximity * std::max({thickness, stick_radius, needle_thickness});
   // The stick alone: no pair can come within the margin while the stick's swept box misses the
   // cloth's grown by it. Most steps of a hit are so, and then the trees are not even refitted
-  // (the collisions come sorted, so when the trees were last refitted changes no result).
-  const Eigen::AlignedBox3d cloth = swept_cloth_box(phi_j, margin);
+  // (the collisions come sorted, so when the trees were last refitted changes no result). The
+  // cloth's box is needed only for the stick's test and the needles' broad phase.
+  const Eigen::AlignedBox3d cloth =
+      m_stick || !m_needle_fields.empty() ? swept_cloth_box(phi_j, margin) : Eigen::AlignedBox3d();
   const bool stick_near = m_stick && cloth.intersects(swept_stick_box());
   if (!m_options.enabled && m_needle_fields.empty() && !stick_near)
     return;
