@@ -11,8 +11,9 @@
 //             from the sheet's centre                                              (6 runs, 2 s)
 //   sphere    sphere.json on 7 × 9, μ_sphere ∈ {0.3, 0.5, 0.7}                   (3 runs, 2.5 s)
 // q is the family's wall time over its simulated time, the best of REPEATS passes (default 3).
-// Build Release. Usage:
-//   solver_family_bench [REPEATS] [--runs]   --runs also prints every run's counts
+// --solver JSON sets scenario solver fields in every run (e.g. '{"exact_curvature": true}'), so
+// that an option can be judged like a build. Build Release. Usage:
+//   solver_family_bench [REPEATS] [--runs] [--solver JSON]   --runs also prints every run's counts
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "bench/bench_arguments.hpp"
+#include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -155,29 +157,54 @@ double per(long count, long of) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: solver_family_bench [REPEATS] [--runs]   passes over each family, the best q kept "
-      "(default 3); --runs prints every run's counts";
+      "usage: solver_family_bench [REPEATS] [--runs] [--solver JSON]   passes over each family, "
+      "the best q kept (default 3); --runs prints every run's counts; --solver sets scenario "
+      "solver fields in every run";
   bool print_runs = false;
+  nlohmann::json solver = nlohmann::json::object();
   std::vector<char*> positional{argv[0]};
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--runs") == 0)
+    if (std::strcmp(argv[i], "--runs") == 0) {
       print_runs = true;
-    else
+    } else if (std::strcmp(argv[i], "--solver") == 0) {
+      solver =
+          i + 1 < argc ? nlohmann::json::parse(argv[++i], nullptr, false) : nlohmann::json(nullptr);
+      if (!solver.is_object()) {
+        std::fprintf(stderr, "solver_family_bench: --solver: expected a JSON object\n%s\n", usage);
+        return 2;
+      }
+    } else {
       positional.push_back(argv[i]);
+    }
   }
   const int repeats = static_cast<int>(clothfit::bench::positive_argument(
       static_cast<int>(positional.size()), positional.data(), 1, 3, usage));
   const std::string dir = std::string(CLOTHFIT_SOURCE_DIR) + "/datasets/examples/";
 
-  std::printf("families of perturbed 7 x 9 examples, 1 thread, best q of %d passes\n", repeats);
-  std::printf("%-9s %5s %6s %9s %9s %9s %8s %7s %9s\n", "family", "runs", "steps", "iter/step",
-              "fact/step", "chg/step", "uncnv", "failed", "q");
   Counts all;
   double all_best_wall = 0.0;
-  for (const Family& family : families(dir)) {
-    std::vector<Scenario> scenarios;
-    for (const Variant& v : family.variants)
-      scenarios.push_back(clothfit::scenario::parse_scenario(v.json, family.file));
+  const std::vector<Family> all_families = families(dir);
+  std::vector<std::vector<Scenario>> all_scenarios;  // parsed first: bad solver fields end here
+  try {
+    for (const Family& family : all_families) {
+      all_scenarios.emplace_back();
+      for (Variant v : family.variants) {
+        for (const auto& [key, value] : solver.items())
+          v.json["solver"][key] = value;
+        all_scenarios.back().push_back(clothfit::scenario::parse_scenario(v.json, family.file));
+      }
+    }
+  } catch (const clothfit::InputError& e) {
+    std::fprintf(stderr, "solver_family_bench: %s\n", e.what());
+    return 2;
+  }
+  std::printf("families of perturbed 7 x 9 examples, 1 thread, best q of %d passes%s%s\n", repeats,
+              solver.empty() ? "" : ", solver ", solver.empty() ? "" : solver.dump().c_str());
+  std::printf("%-9s %5s %6s %9s %9s %9s %8s %7s %9s\n", "family", "runs", "steps", "iter/step",
+              "fact/step", "chg/step", "uncnv", "failed", "q");
+  for (std::size_t f = 0; f < all_families.size(); ++f) {
+    const Family& family = all_families[f];
+    const std::vector<Scenario>& scenarios = all_scenarios[f];
     Counts total;
     std::vector<Counts> per_run(scenarios.size());
     double best_wall = 0.0;
