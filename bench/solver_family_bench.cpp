@@ -19,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/bench_arguments.hpp"
@@ -76,6 +77,14 @@ Counts run(const Scenario& scenario) {
   return c;
 }
 
+// Adds the variant `j`, labelled by printf-style `format`.
+template <typename... Args>
+void add_variant(Family* family, nlohmann::json j, const char* format, Args... args) {
+  char label[64];
+  std::snprintf(label, sizeof label, format, args...);
+  family->variants.push_back({label, std::move(j)});
+}
+
 void coarse(nlohmann::json* j) {
   (*j)["cloth"]["mesh"]["nodes_x"] = 7;
   (*j)["cloth"]["mesh"]["nodes_y"] = 9;
@@ -90,9 +99,7 @@ std::vector<Family> families(const std::string& dir) {
         nlohmann::json j = clothfit::read_json_file(f.file);
         j["cloth"]["damping"] = alpha;
         j["cloth"]["virtual_density"] = delta;
-        char label[64];
-        std::snprintf(label, sizeof label, "alpha %.2f delta %.2f", alpha, delta);
-        f.variants.push_back({label, j});
+        add_variant(&f, j, "alpha %.2f delta %.2f", alpha, delta);
       }
     }
     out.push_back(f);
@@ -111,9 +118,7 @@ std::vector<Family> families(const std::string& dir) {
             key["time"] = 0.1 + (t - 0.1) * 5.0 / speed;
           }
         }
-        char label[64];
-        std::snprintf(label, sizeof label, "%2.0f m/s, dz %+.2f m", speed, dz);
-        f.variants.push_back({label, j});
+        add_variant(&f, j, "%2.0f m/s, dz %+.2f m", speed, dz);
       }
     }
     out.push_back(f);
@@ -127,9 +132,7 @@ std::vector<Family> families(const std::string& dir) {
         j["obstacles"][0]["friction"] = mu;
         j["obstacles"][0]["ends"][0][0] = x;
         j["obstacles"][0]["ends"][1][0] = x;
-        char label[64];
-        std::snprintf(label, sizeof label, "mu %.2f, axis x %.2f m", mu, x);
-        f.variants.push_back({label, j});
+        add_variant(&f, j, "mu %.2f, axis x %.2f m", mu, x);
       }
     }
     out.push_back(f);
@@ -140,9 +143,7 @@ std::vector<Family> families(const std::string& dir) {
       nlohmann::json j = clothfit::read_json_file(f.file);
       coarse(&j);
       j["obstacles"][0]["friction"] = mu;
-      char label[64];
-      std::snprintf(label, sizeof label, "mu %.2f", mu);
-      f.variants.push_back({label, j});
+      add_variant(&f, j, "mu %.2f", mu);
     }
     out.push_back(f);
   }
