@@ -1,8 +1,9 @@
 // The projection's work over families of perturbed 7 × 9 examples (issues 2–4), for comparing two
 // builds. A stick hit or a sheet sliding off a cylinder is chaotic: a change that moves one step's
 // iterate by 1e-12 m sends the run along another path, and its iteration count moves by several
-// per cent for that reason alone. Summed over a family of nearby scenarios those path changes average out,
-// and the counts (iterations, factorisations, working-set changes) do not depend on the machine.
+// per cent for that reason alone. Summed over a family of nearby scenarios those path changes
+// average out, and the counts (iterations, factorisations, working-set changes) do not depend on
+// the machine.
 // Families:
 //   hanging   hanging.json, α ∈ {0.1, 0.2, 0.4} × δ ∈ {0.04, 0.08}                  (6 runs, 4 s)
 //   stick     stick_hit.json, crossing at 4, 5, 6, 8 and 10 m/s × the stick 5 cm lower, as given
@@ -15,10 +16,8 @@
 // --solver JSON sets scenario solver fields in every run (e.g. '{"exact_curvature": true}'), so
 // that an option can be judged like a build. Build Release. Usage:
 //   solver_family_bench [REPEATS] [--runs] [--solver JSON]   --runs also prints every run's counts
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
