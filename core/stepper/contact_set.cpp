@@ -44,6 +44,10 @@ ContactSet::ContactSet(const mesh::QuadMesh& mesh,
   m_direction.assign(keys, Eigen::Vector3d::Zero());
   m_aligned.assign(keys, -1);
   m_row_of_key.assign(keys, -1);
+  m_sigma.assign(keys, Eigen::Vector2d::Zero());
+  m_sigma_qp.assign(keys, -1);
+  m_kept_gradient.assign(keys, Eigen::Vector3d::Zero());
+  m_gradient_kept_in.assign(keys, -1);
 }
 
 void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach) {
@@ -52,13 +56,17 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   m_t1 = t1;
   m_reach = reach;
   ++m_step;
+  ++m_linearisations;  // nothing is kept across steps
   // Bounds relax from one iteration to the next within a step, never across steps.
   std::fill(m_bound.begin(), m_bound.end(), 0.0);
 }
 
-double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
+double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
+                            Linearisation linearisation, qp::QpProblem* problem,
                             qp::QpWarmStart* start) {
   const int n = m_mesh.num_nodes();
+  if (linearisation == Linearisation::kCurrent)
+    ++m_linearisations;
   const double dt = m_t1 - m_t0;
   for (const Row& r : m_rows)
     m_row_of_key[key(r.obstacle, r.point)] = -1;
@@ -98,6 +106,18 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       if (hg.value > m_reach)
         continue;
       min_value = std::min(min_value, hg.value);
+      const int k = key(o, point);
+      // The row's ∇h: the kept one, or ∇h(φ_j), which is then kept.
+      const bool kept = m_gradient_kept_in[k] == m_linearisations;
+      if (!kept) {
+        m_kept_gradient[k] = hg.gradient;
+        m_gradient_kept_in[k] = m_linearisations;
+      }
+      const Eigen::Vector3d& gradient = m_kept_gradient[k];
+      // The normal force's change of direction since the kept row, for the linear term.
+      const Eigen::Vector3d correction =
+          kept && m_impulse[k] > 0.0 ? Eigen::Vector3d((hg.gradient - gradient) * m_impulse[k])
+                                     : Eigen::Vector3d::Zero();
       const int row = static_cast<int>(m_rows.size());
       bool any_free = false;
       for (int v : nodes) {
@@ -105,15 +125,18 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
           continue;
         for (int d = 0; d < 3; ++d) {
           const int col = m_free_index[3 * v + d];
-          if (col >= 0 && hg.gradient[d] != 0.0) {
-            m_triplets.emplace_back(row, col, weight * hg.gradient[d]);
+          if (col < 0)
+            continue;
+          if (gradient[d] != 0.0) {
+            m_triplets.emplace_back(row, col, weight * gradient[d]);
             any_free = true;
           }
+          if (kept)
+            problem->linear[col] += weight * correction[d];
         }
       }
       if (!any_free)
         continue;
-      const int k = key(o, point);
       m_rows.push_back({o, point});
       m_row_of_key[k] = row;
       m_offsets.push_back(hg.value);
@@ -124,8 +147,8 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
       const bool relaxed_friction = relaxation < 1.0 && m_bound[k] > 0.0;
       if (point >= n || mu == 0.0 || (m_impulse[k] <= 0.0 && !relaxed_friction))
         continue;
-      const double normal_scale = hg.gradient.norm();
-      const Eigen::Vector3d normal = hg.gradient / normal_scale;
+      const double normal_scale = gradient.norm();
+      const Eigen::Vector3d normal = gradient / normal_scale;
       const Eigen::Vector3d wall = obstacle.is_static()
                                        ? Eigen::Vector3d::Zero()
                                        : Eigen::Vector3d(placed.surface_velocity(p) * dt);
@@ -146,6 +169,15 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
         m_aligned[k] = m_step;
       }
       tangent_basis(normal, m_direction[k], &rows.t1, &rows.t2);
+      if (kept && same_basis && m_sigma_qp[k] == m_recorded) {
+        // The friction force's change of direction since the kept basis (as for the normal).
+        Eigen::Vector3d t1, t2;
+        tangent_basis(hg.gradient.normalized(), m_direction[k], &t1, &t2);
+        const Eigen::Vector3d change =
+            (t1 - rows.t1) * m_sigma[k][0] + (t2 - rows.t2) * m_sigma[k][1];
+        for (int d = 0; d < 3; ++d)
+          problem->linear[m_free_index[3 * point + d]] += change[d];
+      }
       const double target = mu * m_impulse[k] * normal_scale;
       rows.bound =
           relaxed_friction ? relaxation * target + (1.0 - relaxation) * m_bound[k] : target;
@@ -206,6 +238,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation, qp:
 }
 
 void ContactSet::record(const qp::QpSolution& solution) {
+  ++m_recorded;
   for (int k : m_active_keys)
     m_impulse[k] = 0.0;
   m_active_keys.clear();
@@ -229,6 +262,8 @@ void ContactSet::record(const qp::QpSolution& solution) {
       continue;
     }
     m_reaction[rows.key] = s1 * rows.t1 + s2 * rows.t2;
+    m_sigma[rows.key] = Eigen::Vector2d(s1, s2);
+    m_sigma_qp[rows.key] = m_recorded;
     const double at_bound = rows.bound - 1e-9 * rows.bound;
     const auto side = [at_bound](double force) -> signed char {
       return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;

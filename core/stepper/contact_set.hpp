@@ -56,6 +56,22 @@ class ContactSet {
   // step (candidate margin).
   void begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach);
 
+  // Which ∇h the rows of assemble() are made of.
+  enum class Linearisation {
+    // ∇h(φ_j), and the tangent bases of the friction rows from it; these become the kept ones.
+    kCurrent,
+    // For the QP that reuses the factorisation of an earlier iteration of the step (modified
+    // Newton, qp::QpProblem::matrices_unchanged): each point that had a row since the last
+    // kCurrent assemble() of this step keeps that row's ∇h and tangent basis, so that its rows
+    // are the same, value for value, and the active-set solver takes their responses from its
+    // cache (on a curved obstacle the normal turns from one iterate to the next, and every row
+    // was a cache miss). The offsets are evaluated at φ_j, and the QP's linear term gets
+    // (∇h(φ_j) − ∇h_kept) γ + Σ_a (t_a(φ_j) − t_a,kept) σ_a with the last QP's multipliers, so
+    // that the QP's stationarity condition is the exact one at φ_j — as the stepper does for ∇C.
+    // Points new since then get ∇h(φ_j), kept from then on.
+    kKept,
+  };
+
   // Rows at the iterate φ_j into problem->inequality_jacobian / inequality_offset, the friction
   // rows into problem->pinned_jacobian / pinned_offset / pinned_bound, and the working-set seed
   // (rows active in the previous QP) into `seed`. Returns min over the candidate rows of h(φ_j)
@@ -63,9 +79,10 @@ class ContactSet {
   // from the last QP's towards μ γ ‖∇h‖ (1: all the way). `start` receives the rows active in the
   // last QP and, for the friction rows, which start at their bound: in a step's first QP the t1
   // row of each contact that slid; in its later QPs (same tangent basis) each row that ended at
-  // its bound in the last QP.
-  double assemble(const Eigen::VectorXd& phi_j, double relaxation, qp::QpProblem* problem,
-                  qp::QpWarmStart* start);
+  // its bound in the last QP. With Linearisation::kKept, problem->linear (n) must hold the QP's
+  // linear term without contacts; the corrections are added to it.
+  double assemble(const Eigen::VectorXd& phi_j, double relaxation, Linearisation linearisation,
+                  qp::QpProblem* problem, qp::QpWarmStart* start);
 
   // Records the QP's solution for the rows of the last assemble() (the first inequality rows of
   // the QP; rows after them belong to others).
@@ -102,6 +119,14 @@ class ContactSet {
   std::vector<double> m_impulse;            // per key: last normal multiplier γ (≥ 0)
   std::vector<double> m_bound;              // per key: friction bound of the last QP (relaxation)
   std::vector<Eigen::Vector3d> m_reaction;  // per key: last tangential friction reaction
+  // per key: the friction multipliers (σ1, σ2) of the QP numbered m_sigma_qp[k] (record() calls)
+  std::vector<Eigen::Vector2d> m_sigma;
+  std::vector<long> m_sigma_qp;
+  long m_recorded = 0;  // record() calls
+  // per key: ∇h of its rows since the kCurrent assemble() numbered m_gradient_kept_in[k]
+  std::vector<Eigen::Vector3d> m_kept_gradient;
+  std::vector<long> m_gradient_kept_in;
+  long m_linearisations = 0;  // kCurrent assemble() calls and begin_step() calls
   // per key: where each friction row (t1, t2) ended in the last QP: −1 / +1 at −b / +b, else 0
   // (both 0 for a contact that held or separated)
   std::vector<std::array<signed char, 2>> m_row_at_bound;

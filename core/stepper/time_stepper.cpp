@@ -320,8 +320,11 @@ StepReport TimeStepper::project() {
     }
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts) {
+      // A QP that keeps the factorised ∇C keeps the contact rows' ∇h too (ContactSet).
       min_contact = m_contacts->assemble(
-          m_phi, iteration < options.friction_relaxation_after ? 1.0 : 0.5, &m_qp, &m_start);
+          m_phi, iteration < options.friction_relaxation_after ? 1.0 : 0.5,
+          refactor ? ContactSet::Linearisation::kCurrent : ContactSet::Linearisation::kKept, &m_qp,
+          &m_start);
     } else if (m_collisions) {
       m_qp.inequality_jacobian.resize(0, m_qp.num_variables());
       m_qp.inequality_offset.resize(0);

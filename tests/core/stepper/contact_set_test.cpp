@@ -19,6 +19,9 @@
 namespace clothfit::stepper {
 namespace {
 
+constexpr auto kCurrent = ContactSet::Linearisation::kCurrent;
+constexpr auto kKept = ContactSet::Linearisation::kKept;
+
 struct FloorContact {
   mesh::QuadMesh mesh = mesh::make_grid_mesh(0.1, 0.1, 2, 2);
   std::vector<int> free_index;
@@ -75,14 +78,14 @@ struct FloorContact {
 TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) {
   FloorContact c;
   c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.problem.num_inequalities(), 4);
   EXPECT_EQ(c.problem.num_pinned(), 0);  // no friction before a normal impulse
   const double gamma = 2e-4;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
 
   // Friction rows now, bound μγ (unit normal); none slid yet: all start holding.
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const double bound = 0.5 * gamma;
   EXPECT_DOUBLE_EQ(c.problem.pinned_bound_of(0), bound);
@@ -93,7 +96,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   // The QP ended with every contact sliding at a corner of its box (+b along t1, −b along t2):
   // the next QP of the same step starts both rows there.
   c.contacts->record(c.solution(gamma, bound, -bound));
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_EQ(c.start.pinned_at_bound[2 * f], 1) << "contact " << f;
@@ -102,7 +105,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
 
   // Sliding along t1 only (t2 within its bound): t2 starts holding.
   c.contacts->record(c.solution(gamma, -bound, 0.3 * bound));
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   for (int f = 0; f < 4; ++f) {
     EXPECT_EQ(c.start.pinned_at_bound[2 * f], -1) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
@@ -111,7 +114,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   // A new step chooses a new basis, t1 against the slip. A contact that ended within its box
   // along t2 starts with t1 at its bound only.
   c.contacts->begin_step(c.phi_n, 0.01, 0.02, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
@@ -136,7 +139,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   Eigen::VectorXd phi_turned = c.phi_j;  // slipping along y now: the new t1 turns by ~63°
   for (int i = 0; i < c.mesh.num_nodes(); ++i)
     phi_turned[3 * i] = c.phi_n[3 * i] + 2e-4;
-  c.contacts->assemble(phi_turned, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(phi_turned, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     const Eigen::Vector3d t1 = c.problem.pinned_jacobian.row(2 * f).transpose().segment<3>(3 * f);
@@ -157,11 +160,11 @@ TEST(ContactSet, CornerStartSurvivesTheNormalTurningWithinAStep) {
   sphere.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
   FloorContact c(std::make_shared<obstacles::Sphere>(sphere, FloorContact::options()));
   c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.problem.num_inequalities(), 4);
   const double gamma = 2e-4;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.contacts->assemble(c.phi_j, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const double bound = c.problem.pinned_bound_of(0);
   EXPECT_NEAR(bound, 0.5 * gamma, 1e-15);  // signed distance: ‖∇h‖ = 1
@@ -171,12 +174,88 @@ TEST(ContactSet, CornerStartSurvivesTheNormalTurningWithinAStep) {
   Eigen::VectorXd phi_next = c.phi_j;
   for (int i = 0; i < c.mesh.num_nodes(); ++i)
     phi_next[3 * i] += 1e-3;
-  c.contacts->assemble(phi_next, 1.0, &c.problem, &c.start);
+  c.contacts->assemble(phi_next, 1.0, kCurrent, &c.problem, &c.start);
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_EQ(c.start.pinned_at_bound[2 * f], -1) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 1) << "contact " << f;
   }
+}
+
+TEST(ContactSet, KeptLinearisationKeepsTheRowsAndCorrectsTheLinearTerm) {
+  // The sheet 2.5 mm above a sphere of radius 1 m (as above): between two iterates 1 mm apart the
+  // normal at each corner turns by ~1e-3 rad, so ∇h(φ_j) makes rows that differ from the last
+  // ones and are misses in the active set's response cache.
+  obstacles::SphereGeometry geometry;
+  geometry.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
+  const auto sphere = std::make_shared<obstacles::Sphere>(geometry, FloorContact::options());
+  FloorContact c(sphere);
+  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  const double gamma = 2e-4;
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  const Eigen::MatrixXd rows = c.problem.inequality_jacobian.toDense();
+  const Eigen::MatrixXd friction_rows = c.problem.pinned_jacobian.toDense();
+  const double bound = c.problem.pinned_bound_of(0);
+  const double sigma1 = -bound, sigma2 = 0.3 * bound;
+  c.contacts->record(c.solution(gamma, sigma1, sigma2));
+
+  Eigen::VectorXd phi_next = c.phi_j;
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    phi_next[3 * i] += 1e-3;
+  const int n = c.problem.num_variables();
+  const Eigen::VectorXd linear = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
+  c.problem.linear = linear;
+  c.contacts->assemble(phi_next, 1.0, kKept, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  // The same rows, value for value; the offsets at the new iterate.
+  EXPECT_EQ(Eigen::MatrixXd(c.problem.inequality_jacobian.toDense()), rows);
+  EXPECT_EQ(Eigen::MatrixXd(c.problem.pinned_jacobian.toDense()), friction_rows);
+  for (int f = 0; f < 4; ++f) {
+    const obstacles::ValueAndGradient now = sphere->evaluate(phi_next.segment<3>(3 * f), 0.01);
+    EXPECT_DOUBLE_EQ(c.problem.inequality_offset[f], now.value) << "contact " << f;
+    const Eigen::Vector3d slip = phi_next.segment<3>(3 * f) - c.phi_n.segment<3>(3 * f);
+    const Eigen::Vector3d t1 = friction_rows.row(2 * f).segment<3>(3 * f).transpose();
+    const Eigen::Vector3d t2 = friction_rows.row(2 * f + 1).segment<3>(3 * f).transpose();
+    EXPECT_NEAR(c.problem.pinned_offset[2 * f], t1.dot(slip), 1e-18);
+    EXPECT_NEAR(c.problem.pinned_offset[2 * f + 1], t2.dot(slip), 1e-18);
+    // The linear term: the forces of the last multipliers along the current directions less
+    // those along the kept ones. The current basis: t1 along the kept direction's tangential
+    // part (the step's first friction rows chose it against the slip; no reaction yet).
+    const Eigen::Vector3d normal = now.gradient.normalized();
+    const Eigen::Vector3d direction = -(c.phi_j.segment<3>(3 * f) - c.phi_n.segment<3>(3 * f));
+    const Eigen::Vector3d t1_now = (direction - direction.dot(normal) * normal).normalized();
+    const Eigen::Vector3d t2_now = normal.cross(t1_now);
+    const Eigen::Vector3d kept_gradient = rows.row(f).segment<3>(3 * f).transpose();
+    const Eigen::Vector3d expected =
+        gamma * (now.gradient - kept_gradient) + sigma1 * (t1_now - t1) + sigma2 * (t2_now - t2);
+    ASSERT_GT((now.gradient - kept_gradient).norm(), 5e-4) << "the normal did not turn";
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_NEAR(c.problem.linear[3 * f + d] - linear[3 * f + d], expected[d], 1e-12 * gamma)
+          << "contact " << f << ", coordinate " << d;
+    }
+  }
+
+  // The current linearisation at the same iterate makes other rows and leaves the linear term.
+  c.problem.linear = linear;
+  c.contacts->assemble(phi_next, 1.0, kCurrent, &c.problem, &c.start);
+  EXPECT_GT((Eigen::MatrixXd(c.problem.inequality_jacobian.toDense()) - rows).norm(), 5e-4);
+  EXPECT_EQ(c.problem.linear, linear);
+
+  // Nothing is kept across steps: a new step's rows are made at its iterate even when kept.
+  c.contacts->begin_step(c.phi_j, 0.01, 0.02, 0.01);
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  c.contacts->assemble(c.phi_j, 1.0, kKept, &c.problem, &c.start);
+  const Eigen::MatrixXd fresh = c.problem.inequality_jacobian.toDense();
+  for (int f = 0; f < 4; ++f) {
+    const Eigen::Vector3d gradient = sphere->evaluate(c.phi_j.segment<3>(3 * f), 0.02).gradient;
+    EXPECT_EQ(Eigen::Vector3d(fresh.row(f).segment<3>(3 * f).transpose()), gradient);
+  }
+  EXPECT_EQ(c.problem.linear, linear);
 }
 
 }  // namespace
