@@ -45,6 +45,8 @@ struct Family {
 // Work counted over one run; the same for every run of a build.
 struct Counts {
   long steps = 0, iterations = 0, factorizations = 0, changes = 0, unconverged = 0, failed = 0;
+  // Row responses solved for with a factorisation and taken from the active set's cache.
+  long solved = 0, reused = 0;
   // Steps whose QPs fell back from the exact curvature to the semidefinite model, and steps that
   // finished as Gauss–Newton projections.
   long semidefinite = 0, gauss_newton = 0;
@@ -55,6 +57,8 @@ struct Counts {
     iterations += o.iterations;
     factorizations += o.factorizations;
     changes += o.changes;
+    solved += o.solved;
+    reused += o.reused;
     unconverged += o.unconverged;
     semidefinite += o.semidefinite;
     gauss_newton += o.gauss_newton;
@@ -74,6 +78,8 @@ Counts run(const Scenario& scenario) {
         c.iterations += r->iterations;
         c.factorizations += r->factorizations;
         c.changes += r->qp_working_set_changes;
+        c.solved += r->qp_responses_solved;
+        c.reused += r->qp_responses_reused;
         c.semidefinite += r->semidefinite_fallback ? 1 : 0;
         c.gauss_newton += r->newton_fallback ? 1 : 0;
       });
@@ -213,8 +219,9 @@ int main(int argc, char** argv) {
   }
   std::printf("families of perturbed 7 x 9 examples, 1 thread, best q of %d passes%s%s\n", repeats,
               solver.empty() ? "" : ", solver ", solver.empty() ? "" : solver.dump().c_str());
-  std::printf("%-9s %5s %6s %9s %9s %9s %6s %6s %8s %7s %9s\n", "family", "runs", "steps",
-              "iter/step", "fact/step", "chg/step", "sdfb", "gnfb", "uncnv", "failed", "q");
+  std::printf("%-9s %5s %6s %9s %9s %9s %9s %9s %6s %6s %8s %7s %9s\n", "family", "runs", "steps",
+              "iter/step", "fact/step", "chg/step", "slv/step", "rus/step", "sdfb", "gnfb", "uncnv",
+              "failed", "q");
   for (std::size_t f = 0; f < all_families.size(); ++f) {
     const Family& family = all_families[f];
     const std::vector<Scenario>& scenarios = all_scenarios[f];
@@ -231,11 +238,12 @@ int main(int argc, char** argv) {
         best_wall = sum.wall_seconds;
       total = sum;  // the counts are the same in every pass
     }
-    std::printf("%-9s %5zu %6ld %9.3f %9.3f %9.2f %6ld %6ld %8ld %7ld %9.4f\n", family.name.c_str(),
-                scenarios.size(), total.steps, per(total.iterations, total.steps),
-                per(total.factorizations, total.steps), per(total.changes, total.steps),
-                total.semidefinite, total.gauss_newton, total.unconverged, total.failed,
-                best_wall / total.simulated_seconds);
+    std::printf("%-9s %5zu %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n",
+                family.name.c_str(), scenarios.size(), total.steps,
+                per(total.iterations, total.steps), per(total.factorizations, total.steps),
+                per(total.changes, total.steps), per(total.solved, total.steps),
+                per(total.reused, total.steps), total.semidefinite, total.gauss_newton,
+                total.unconverged, total.failed, best_wall / total.simulated_seconds);
     if (print_runs) {
       for (std::size_t k = 0; k < scenarios.size(); ++k) {
         const Counts& c = per_run[k];
@@ -248,13 +256,16 @@ int main(int argc, char** argv) {
     all.add(total);
     all_best_wall += best_wall;
   }
-  std::printf("%-9s %5s %6ld %9.3f %9.3f %9.2f %6ld %6ld %8ld %7ld %9.4f\n", "all", "", all.steps,
-              per(all.iterations, all.steps), per(all.factorizations, all.steps),
-              per(all.changes, all.steps), all.semidefinite, all.gauss_newton, all.unconverged,
-              all.failed, all_best_wall / all.simulated_seconds);
+  std::printf("%-9s %5s %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n", "all", "",
+              all.steps, per(all.iterations, all.steps), per(all.factorizations, all.steps),
+              per(all.changes, all.steps), per(all.solved, all.steps), per(all.reused, all.steps),
+              all.semidefinite, all.gauss_newton, all.unconverged, all.failed,
+              all_best_wall / all.simulated_seconds);
   std::printf(
       "iter/step: projection iterations (QPs) per step; fact/step: of them, those that factored; "
-      "chg/step: the QPs' working-set changes per step; sdfb: steps that fell back from the "
+      "chg/step: the QPs' working-set changes per step; slv/step, rus/step: responses of rows "
+      "entering a working set, solved for with the factorisation and reused from the active "
+      "set's cache, per step; sdfb: steps that fell back from the "
       "exact curvature to the semidefinite model (exact_curvature only); gnfb: steps finished as "
       "Gauss-Newton projections; uncnv: steps at the iteration cap; "
       "q: wall / simulated time of the family.\n");

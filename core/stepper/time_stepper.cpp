@@ -407,6 +407,8 @@ StepReport TimeStepper::project() {
     working_set_changes += summary.iterations;
     report.friction_rows_to_bound += summary.pinned_rows_to_bound;
     report.friction_rows_returned += summary.pinned_rows_returned;
+    report.qp_responses_solved += summary.solved_responses;
+    report.qp_responses_reused += summary.reused_responses;
     if (iteration == 0)
       report.first_qp_working_set_changes = summary.iterations;
     report.friction_rows_against_slip = summary.rows_left_at_bound;

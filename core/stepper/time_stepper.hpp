@@ -45,6 +45,11 @@ struct StepReport {
   // pinned_rows_to_bound, pinned_rows_returned), summed over the iterations.
   int friction_rows_to_bound = 0;
   int friction_rows_returned = 0;
+  // Responses K⁻¹gᵀ of rows entering the QPs' working sets, solved for with the factorisation
+  // and reused from the active set's cache (QpSummary::solved_responses, reused_responses),
+  // summed over the iterations.
+  int qp_responses_solved = 0;
+  int qp_responses_reused = 0;
   // Wall time in the QP solver, and of it in factorisations and in the rows each QP starts from
   // (QpSummary::factorization_seconds, seed_seconds; active set only), summed over the
   // iterations, s.
