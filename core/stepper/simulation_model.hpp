@@ -76,13 +76,6 @@ struct StepperOptions {
   // step. Every step starts with a fresh factorisation (reusing the previous step's slowed the
   // swinging hanging sheet down). 0: refactor at every iteration (Newton).
   double refactor_contraction = 0.3;
-  // The same threshold while obstacle contacts are active (a contact row was active in the last
-  // QP). There a QP's cost is mostly the responses K⁻¹gᵀ of the contact and friction rows it
-  // starts from, which every new factorisation must solve for again, while a QP that keeps the
-  // factorisation takes them from the active set's cache (ContactSet keeps their ∇h for that):
-  // keeping the factorisation while the iteration contracts at all pays, although it takes more
-  // iterations. 0: refactor at every iteration.
-  double contact_refactor_contraction = 0.7;
   // Newton projection: after this many iterations of one step, three iterations in a row whose
   // increments did not shrink below 0.99 times the previous one switch the rest of the step to the
   // Gauss–Newton projection (0: never). Near buckling (a sheet landing upright on its edge) the

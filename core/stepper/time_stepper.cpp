@@ -268,13 +268,7 @@ StepReport TimeStepper::project() {
     // that has no exact solution to converge to — two held corners exactly a sheet-width apart
     // with the edge between them loaded — never reaches: it creeps at a few µm per iteration).
     // After one increment there is no rate: ‖Δφ‖∞ itself.
-    // Modified Newton keeps the factorised matrices while the iteration contracts at least by
-    // this (with obstacle contacts active, while it contracts at all); such an iteration is
-    // linear at rate θ, and its estimate takes θ itself.
-    const double contraction = m_contacts && m_contacts->active_count() > 0
-                                   ? options.contact_refactor_contraction
-                                   : options.refactor_contraction;
-    const double rate = theta <= contraction ? theta : std::min(theta, 0.5);
+    const double rate = std::min(theta, 0.5);
     const double distance_left =
         iteration < 2 ? last_increment : last_increment * rate / (1.0 - rate);
     // ∇C(φ_j) is needed only when the iteration goes on: where the increments already allow
@@ -313,9 +307,10 @@ StepReport TimeStepper::project() {
                 0.0);
     }
     // Modified Newton: keep the factorised matrices while the iteration contracts well.
-    const bool refactor =
-        iteration == 0 || !newton || contraction <= 0.0 || theta > contraction ||
-        (residual >= options.constraint_tolerance && residual > contraction * previous_residual);
+    const bool refactor = iteration == 0 || !newton || options.refactor_contraction <= 0.0 ||
+                          theta > options.refactor_contraction ||
+                          (residual >= options.constraint_tolerance &&
+                           residual > options.refactor_contraction * previous_residual);
     previous_residual = residual;
     // The QP's linear term (Newton terms, friction) and contact rows at φ_j.
     if (newton) {
