@@ -2,8 +2,8 @@
 // builds. A stick hit or a sheet sliding off a cylinder is chaotic: a change that moves one step's
 // iterate by 1e-12 m sends the run along another path, and its iteration count moves by several
 // per cent for that reason alone. Summed over a family of nearby scenarios those path changes
-// average out, and the counts (iterations, factorisations, working-set changes) do not depend on
-// the machine.
+// average out, and the counts (iterations, factorisations, working-set changes, row responses
+// solved and reused) do not depend on the machine.
 // Families:
 //   hanging   hanging.json, α ∈ {0.1, 0.2, 0.4} × δ ∈ {0.04, 0.08}                  (6 runs, 4 s)
 //   stick     stick_hit.json, crossing at 4, 5, 6, 8 and 10 m/s × the stick 5 cm lower, as given
