@@ -23,6 +23,9 @@ namespace {
 // θ above which an iteration counts as no longer contracting.
 constexpr double kStagnation = 0.99;
 constexpr int kStagnantIterations = 3;
+// StepperOptions::contact_refactor_contraction applies while the last increment is below this
+// many increment tolerances.
+constexpr double kContactKeepIncrements = 10.0;
 
 qp::QpSolverOptions projection_qp_options(const StepperOptions& options) {
   qp::QpSolverOptions qp = options.qp;
@@ -268,7 +271,15 @@ StepReport TimeStepper::project() {
     // that has no exact solution to converge to — two held corners exactly a sheet-width apart
     // with the edge between them loaded — never reaches: it creeps at a few µm per iteration).
     // After one increment there is no rate: ‖Δφ‖∞ itself.
-    const double rate = std::min(theta, 0.5);
+    // Modified Newton keeps the factorised matrices while the iteration contracts at least by
+    // `contraction`; such an iteration converges linearly at rate θ, and the estimate takes θ
+    // itself (with the default thresholds, 0.3 and 0.5, the cap never binds there).
+    const bool keep_longer = m_contacts && m_contacts->active_count() > 0 &&
+                             options.contact_refactor_contraction > 0.0 &&
+                             last_increment < kContactKeepIncrements * options.increment_tolerance;
+    const double contraction =
+        keep_longer ? options.contact_refactor_contraction : options.refactor_contraction;
+    const double rate = theta <= contraction ? theta : std::min(theta, 0.5);
     const double distance_left =
         iteration < 2 ? last_increment : last_increment * rate / (1.0 - rate);
     // ∇C(φ_j) is needed only when the iteration goes on: where the increments already allow
@@ -307,10 +318,9 @@ StepReport TimeStepper::project() {
                 0.0);
     }
     // Modified Newton: keep the factorised matrices while the iteration contracts well.
-    const bool refactor = iteration == 0 || !newton || options.refactor_contraction <= 0.0 ||
-                          theta > options.refactor_contraction ||
-                          (residual >= options.constraint_tolerance &&
-                           residual > options.refactor_contraction * previous_residual);
+    const bool refactor =
+        iteration == 0 || !newton || contraction <= 0.0 || theta > contraction ||
+        (residual >= options.constraint_tolerance && residual > contraction * previous_residual);
     previous_residual = residual;
     // The QP's linear term (Newton terms, friction) and contact rows at φ_j.
     if (newton) {
