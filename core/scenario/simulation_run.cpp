@@ -6,20 +6,24 @@
 
 namespace clothfit::scenario {
 
-RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer) {
+RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer,
+                          const stepper::IterationObserver& iterations) {
   using Clock = std::chrono::steady_clock;
   RunSummary summary;
   stepper::TimeStepper stepper(scenario.model);
+  stepper.set_iteration_observer(iterations);
   stepper::SimulationState state = stepper.initial_state(scenario.initial_positions);
   if (observer)
     observer(state, nullptr);
   const long steps = std::lround(scenario.duration / scenario.model.options.time_step);
   long total_iterations = 0, total_factorizations = 0;
   Clock::duration stepping{};
+  double observing = 0.0;  // s, in the iteration observer
   for (long n = 0; n < steps; ++n) {
     const auto start = Clock::now();
     const stepper::StepReport report = stepper.step(&state);
     stepping += Clock::now() - start;
+    observing += report.observer_seconds;
     if (report.status == stepper::StepStatus::kFailed) {
       summary.status = stepper::StepStatus::kFailed;
       summary.message = "step " + std::to_string(n + 1) +
@@ -43,7 +47,7 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
       observer(state, &report);
   }
   summary.simulated_seconds = summary.steps * scenario.model.options.time_step;
-  summary.wall_seconds = std::chrono::duration<double>(stepping).count();
+  summary.wall_seconds = std::chrono::duration<double>(stepping).count() - observing;
   summary.q =
       summary.simulated_seconds > 0 ? summary.wall_seconds / summary.simulated_seconds : 0.0;
   summary.mean_iterations = summary.steps > 0 ? double(total_iterations) / summary.steps : 0.0;

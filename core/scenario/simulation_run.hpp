@@ -13,7 +13,7 @@ namespace clothfit::scenario {
 struct RunSummary {
   long steps = 0;  // steps taken
   double simulated_seconds = 0.0;
-  double wall_seconds = 0.0;     // stepping only (observer time excluded)
+  double wall_seconds = 0.0;     // stepping only (the observers' time excluded)
   double q = 0.0;                // wall_seconds / simulated_seconds
   double mean_iterations = 0.0;  // projection iterations per step
   int max_iterations = 0;
@@ -30,7 +30,10 @@ struct RunSummary {
 using StepObserver =
     std::function<void(const stepper::SimulationState& state, const stepper::StepReport* report)>;
 
-// Stops early when a step fails (the state could not advance).
-RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer = {});
+// Stops early when a step fails (the state could not advance). `iterations`, when set, is
+// called after every projection iteration (TimeStepper::set_iteration_observer); the time spent in
+// it is not counted in wall_seconds.
+RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer = {},
+                          const stepper::IterationObserver& iterations = {});
 
 }  // namespace clothfit::scenario

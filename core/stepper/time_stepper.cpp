@@ -185,6 +185,9 @@ StepReport TimeStepper::step(SimulationState* state) {
   for (std::size_t h = 0; h < m_model.held.size(); ++h) {
     m_targets.segment<3>(3 * h) = m_model.held[h].target.position(t1);
   }
+  m_record.step = state->step + 1;
+  m_record.time = t1;
+  m_record.attempt = 0;
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
   if (!m_collisions) {
     m_phi = m_phi0;
@@ -202,9 +205,10 @@ StepReport TimeStepper::step(SimulationState* state) {
     const SelfCollisionOptions& collision_options = m_model.self_collisions;
     m_lambda_start = m_lambda;
     double proximity = collision_options.proximity;
-    double collision_seconds = 0.0;
+    double collision_seconds = 0.0, observer_seconds = 0.0;
     using Clock = std::chrono::steady_clock;
     for (int attempt = 0;; ++attempt) {
+      m_record.attempt = attempt;
       m_phi = m_phi0;
       m_lambda = m_lambda_start;
       if (m_contacts) {
@@ -216,6 +220,8 @@ StepReport TimeStepper::step(SimulationState* state) {
       report = project();
       report.collision_retries = attempt;
       report.proximity = proximity;
+      observer_seconds += report.observer_seconds;
+      report.observer_seconds = observer_seconds;
       if (report.status == StepStatus::kFailed)
         return report;
       const auto start = Clock::now();
@@ -246,6 +252,17 @@ StepReport TimeStepper::step(SimulationState* state) {
   state->time = t1;
   ++state->step;
   return report;
+}
+
+double TimeStepper::observe_iteration() {
+  const auto start = std::chrono::steady_clock::now();
+  Eigen::Index largest = 0;
+  (m_trial - m_phi).cwiseAbs().maxCoeff(&largest);
+  const int node = static_cast<int>(largest / 3);
+  m_record.largest_node = node;
+  m_record.largest_displacement = m_trial.segment<3>(3 * node) - m_phi.segment<3>(3 * node);
+  m_iteration_observer(m_record);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 StepReport TimeStepper::project() {
@@ -506,6 +523,22 @@ StepReport TimeStepper::project() {
     }
     previous_increment = last_increment;
     last_increment = (m_trial - m_phi).lpNorm<Eigen::Infinity>();
+    if (m_iteration_observer) {
+      m_record.iteration = iteration;
+      m_record.model = !newton             ? ProjectionModel::kGaussNewton
+                       : m_exact_curvature ? ProjectionModel::kNewtonExactCurvature
+                                           : ProjectionModel::kNewton;
+      m_record.refactored = refactor;
+      m_record.theta = theta;
+      m_record.constraint_residual = residual;
+      m_record.held_residual = held_residual;
+      m_record.min_contact = min_contact;
+      m_record.qp_working_set_changes = summary.iterations;
+      m_record.active_rows = static_cast<int>(m_solution.active_inequalities.size());
+      m_record.step_scale = scale;
+      m_record.increment = last_increment;
+      report.observer_seconds += observe_iteration();
+    }
     if (newton)
       m_lambda += scale * (m_solution.equality_multipliers - m_lambda);
     m_phi.swap(m_trial);

@@ -20,6 +20,7 @@
 #include "core/forces/unconstrained_step.hpp"
 #include "core/stepper/collision_set.hpp"
 #include "core/stepper/contact_set.hpp"
+#include "core/stepper/iteration_record.hpp"
 #include "core/stepper/simulation_model.hpp"
 
 namespace clothfit::stepper {
@@ -74,6 +75,9 @@ struct StepReport {
   double collision_seconds = 0.0;  // wall time in collision detection and row assembly, s
   int collision_retries = 0;       // projections redone with ω ← 0.9ω
   double proximity = 0.0;          // ω of the accepted projection
+  // Wall time in the iteration observer (TimeStepper::set_iteration_observer), s: part of the
+  // step's time that callers timing the solver subtract.
+  double observer_seconds = 0.0;
   std::string message;
 };
 
@@ -90,6 +94,13 @@ class TimeStepper {
   const SimulationModel& model() const { return m_model; }
   const constraints::InextensibilityConstraints& constraints() const { return m_constraints; }
 
+  // Called after every projection iteration with its IterationRecord (an empty function: none).
+  // The observer sees the iterations of every attempt of a step, including those the step then
+  // redoes with a smaller proximity; its time is reported in StepReport::observer_seconds.
+  void set_iteration_observer(IterationObserver observer) {
+    m_iteration_observer = std::move(observer);
+  }
+
  private:
   // The projection iterations from m_phi = φ0 (contacts and collisions already begun).
   StepReport project();
@@ -99,6 +110,11 @@ class TimeStepper {
   // Whether this step's Newton QPs use the exact constraint curvature (StepperOptions::
   // exact_curvature; cleared for the rest of a step when it makes a QP nonconvex).
   bool m_exact_curvature = false;
+  // Fills m_record from the iteration just taken (φ_j = m_phi, φ_{j+1} = m_trial) and calls the
+  // observer; returns the seconds it took.
+  double observe_iteration();
+  IterationObserver m_iteration_observer;
+  IterationRecord m_record;  // step, time and attempt set by step(), the rest by project()
 
   const SimulationModel& m_model;
   constraints::InextensibilityConstraints m_constraints;
