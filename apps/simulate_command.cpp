@@ -3,6 +3,8 @@
 //   DIR/steps.csv       step,time,status,iterations,factorizations,max_violation,held_residual,
 //                       last_increment
 //   DIR/summary.json    how the run went (documented in README.md)
+//   DIR/iterations.csv  with --iterations: one row per projection iteration (stepper::
+//                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <charconv>
 #include <chrono>
@@ -26,6 +28,12 @@ const char* kUsage =
     "Runs the scenario and writes DIR/trajectory.csv (frame,time,node,x,y,z), DIR/steps.csv\n"
     "(per-step solver status) and DIR/summary.json. Exit code 0 when every step converged,\n"
     "1 when a step failed or hit the iteration cap, 2 for bad input.\n\noptions";
+
+// The header of iterations.csv; its columns are IterationRecord's fields in order.
+const char* kIterationsHeader =
+    "step,time,attempt,iteration,model,refactored,theta,constraint_residual,held_residual,"
+    "min_contact,qp_working_set_changes,active_rows,step_scale,increment,largest_node,"
+    "largest_dx,largest_dy,largest_dz";
 
 // A trajectory row's numbers as text, as `std::ostream << std::setprecision(9)` writes them
 // (printf's %.9g), by std::to_chars: the rows are formatted between the timed steps, and a
@@ -63,7 +71,12 @@ int run_simulate_command(int argc, char** argv) {
       "duration", po::value(&duration), "simulated seconds; default: the scenario's time.duration")(
       "mu", po::value(&friction)->composing(),
       "NAME=VALUE: friction coefficient of the obstacle NAME (repeatable), e.g. --mu cylinder=0.2; "
-      "default: the obstacle's \"friction\"")("quiet,q", "no progress output on stderr");
+      "default: the obstacle's \"friction\"")(
+      "iterations",
+      "also write DIR/iterations.csv: one row per projection iteration (the QP's model, whether it "
+      "refactored, the contraction rate theta, ||C||inf before it, its working-set changes and "
+      "active rows, the line search's scale, the increment and the node that moved most); its "
+      "writing is not counted in q")("quiet,q", "no progress output on stderr");
   po::variables_map vm;
   if (auto code =
           parse_command_line("simulate", argc, argv, options, "scenario", &scenario_path, &vm))
@@ -123,7 +136,11 @@ int run_simulate_command(int argc, char** argv) {
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path out(out_dir);
   std::ofstream trajectory(out / "trajectory.csv"), steps(out / "steps.csv");
-  if (ec || !trajectory || !steps) {
+  const bool write_iterations = vm.count("iterations") > 0;
+  std::ofstream iterations;
+  if (write_iterations)
+    iterations.open(out / "iterations.csv");
+  if (ec || !trajectory || !steps || (write_iterations && !iterations)) {
     std::cerr << "clothfit simulate: cannot write into '" << out_dir << "'\n";
     return kExitBadInput;
   }
@@ -131,6 +148,21 @@ int run_simulate_command(int argc, char** argv) {
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
            "last_increment\n";
+  stepper::IterationObserver iteration_observer;
+  if (write_iterations) {
+    iterations << kIterationsHeader << '\n';
+    iterations.precision(9);
+    iteration_observer = [&iterations](const stepper::IterationRecord& r) {
+      iterations << r.step << ',' << r.time << ',' << r.attempt << ',' << r.iteration << ','
+                 << to_string(r.model) << ',' << (r.refactored ? 1 : 0) << ',' << r.theta << ','
+                 << r.constraint_residual << ',' << r.held_residual << ',' << r.min_contact << ','
+                 << r.qp_working_set_changes << ',' << r.active_rows << ',' << r.step_scale << ','
+                 << r.increment << ',' << r.largest_node;
+      for (int d = 0; d < 3; ++d)
+        iterations << ',' << r.largest_displacement[d];
+      iterations << '\n';
+    };
+  }
   const long total_steps = std::lround(scenario.duration / scenario.model.options.time_step);
   long frame = 0;
   auto last_progress = std::chrono::steady_clock::now();
@@ -169,9 +201,10 @@ int run_simulate_command(int argc, char** argv) {
               << " nodes, " << total_steps << " steps of " << scenario.model.options.time_step
               << " s, QP " << qp::to_string(scenario.model.options.qp_solver) << "\n";
   }
-  const scenario::RunSummary run = scenario::run_simulation(scenario, observer);
+  const scenario::RunSummary run = scenario::run_simulation(scenario, observer, iteration_observer);
   trajectory.flush();
   steps.flush();
+  iterations.flush();
 
   nlohmann::json summary{
       {"scenario", scenario.name},
@@ -202,7 +235,9 @@ int run_simulate_command(int argc, char** argv) {
             << "status                   " << to_string(run.status)
             << (run.message.empty() ? "" : " (" + run.message + ")") << "\n"
             << "written                  " << (out / "trajectory.csv").string() << ", "
-            << (out / "summary.json").string() << "\n";
+            << (out / "steps.csv").string() << ", " << (out / "summary.json").string()
+            << (write_iterations ? ", " + (out / "iterations.csv").string() : std::string())
+            << "\n";
   return run.ok() ? kExitOk : kExitFailedRun;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/run_clothfit.hpp"
 
@@ -88,6 +89,63 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   EXPECT_EQ(lines, 1 + 21 * 63);
   EXPECT_EQ(most_digits, 9);
   EXPECT_EQ(first, "0,0,0,0,0,1");  // the held corner at the origin of the sheet, 1 m up
+}
+
+TEST(ClothfitCli, SimulateWritesOneRowPerIterationWhenAsked) {
+  const auto out = scratch("simulate_iterations");
+  const std::string scenario = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  std::filesystem::remove(out / "iterations.csv");
+  ASSERT_EQ(
+      run("simulate " + scenario + " --out " + out.string() + " --duration 0.1 --quiet").exit_code,
+      0);
+  EXPECT_FALSE(std::filesystem::exists(out / "iterations.csv"));  // only with --iterations
+  const Result r = run("simulate " + scenario + " --out " + out.string() +
+                       " --duration 0.1 --quiet --iterations");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("iterations.csv"), std::string::npos) << r.output;
+  // As many rows as the steps' iterations, each numbered within its step.
+  std::ifstream steps(out / "steps.csv");
+  std::string line;
+  std::getline(steps, line);
+  std::vector<int> per_step;
+  while (std::getline(steps, line)) {
+    std::stringstream fields(line);
+    std::string field;
+    for (int k = 0; k < 4; ++k)
+      std::getline(fields, field, ',');
+    per_step.push_back(std::stoi(field));
+  }
+  ASSERT_EQ(per_step.size(), 10u);
+  std::ifstream iterations(out / "iterations.csv");
+  std::getline(iterations, line);
+  EXPECT_EQ(line,
+            "step,time,attempt,iteration,model,refactored,theta,constraint_residual,held_residual,"
+            "min_contact,qp_working_set_changes,active_rows,step_scale,increment,largest_node,"
+            "largest_dx,largest_dy,largest_dz");
+  std::size_t step = 0;
+  int expected_iteration = 0, rows = 0;
+  while (std::getline(iterations, line)) {
+    ++rows;
+    std::vector<std::string> fields;
+    std::stringstream in(line);
+    for (std::string field; std::getline(in, field, ',');)
+      fields.push_back(field);
+    ASSERT_EQ(fields.size(), 18u) << line;
+    if (std::stoi(fields[0]) != static_cast<int>(step + 1)) {
+      EXPECT_EQ(expected_iteration, per_step[step]) << "step " << step + 1;
+      ++step;
+      expected_iteration = 0;
+    }
+    EXPECT_EQ(std::stoi(fields[0]), static_cast<int>(step + 1)) << line;
+    EXPECT_EQ(std::stoi(fields[3]), expected_iteration++) << line;
+    EXPECT_EQ(fields[4], "newton") << line;
+  }
+  EXPECT_EQ(step + 1, per_step.size());
+  EXPECT_EQ(expected_iteration, per_step.back());
+  int total = 0;
+  for (int k : per_step)
+    total += k;
+  EXPECT_EQ(rows, total);
 }
 
 TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
