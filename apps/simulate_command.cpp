@@ -1,7 +1,7 @@
 // clothfit simulate SCENARIO.json --out DIR: runs a scenario and writes
 //   DIR/trajectory.csv  frame,time,node,x,y,z (one row per written frame and node, metres)
 //   DIR/steps.csv       step,time,status,iterations,factorizations,max_violation,held_residual,
-//                       last_increment
+//                       last_increment,friction_error
 //   DIR/summary.json    how the run went (documented in README.md)
 //   DIR/iterations.csv  with --iterations: one row per projection iteration (stepper::
 //                       IterationRecord)
@@ -147,7 +147,7 @@ int run_simulate_command(int argc, char** argv) {
   trajectory << "frame,time,node,x,y,z\n";
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
-           "last_increment\n";
+           "last_increment,friction_error\n";
   stepper::IterationObserver iteration_observer;
   if (write_iterations) {
     iterations << kIterationsHeader << '\n';
@@ -171,7 +171,8 @@ int run_simulate_command(int argc, char** argv) {
     if (report != nullptr) {
       steps << state.step << ',' << state.time << ',' << to_string(report->status) << ','
             << report->iterations << ',' << report->factorizations << ',' << report->max_violation
-            << ',' << report->held_residual << ',' << report->last_increment << '\n';
+            << ',' << report->held_residual << ',' << report->last_increment << ','
+            << report->friction_error << '\n';
     }
     if (state.step % scenario.output_every == 0) {
       for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {

@@ -41,7 +41,7 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
                     "increment_tolerance", "max_iterations", "contact_margin", "projection_damping",
                     "newton_projection", "exact_curvature", "max_damping_offset",
-                    "newton_fallback_after"});
+                    "newton_fallback_after", "friction_tolerance"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
   solver->time_step = o.number("time_step", 0.0, Range::non_negative());
@@ -61,6 +61,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.number("max_damping_offset", solver->max_damping_offset, Range::non_negative());
   solver->newton_fallback_after =
       o.integer("newton_fallback_after", solver->newton_fallback_after, Range::at_least(0));
+  solver->friction_tolerance =
+      o.number("friction_tolerance", solver->friction_tolerance, Range::non_negative());
 }
 
 ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {

@@ -39,6 +39,7 @@ ContactSet::ContactSet(const mesh::QuadMesh& mesh,
   const std::size_t keys = m_obstacles.size() * static_cast<std::size_t>(m_points);
   m_impulse.assign(keys, 0.0);
   m_bound.assign(keys, 0.0);
+  m_bound_qp.assign(keys, -1);
   m_reaction.assign(keys, Eigen::Vector3d::Zero());
   m_row_at_bound.assign(keys, {0, 0});
   m_direction.assign(keys, Eigen::Vector3d::Zero());
@@ -158,7 +159,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
       // of the box, √2 b, and would keep the box turned that way), else along its last (static)
       // reaction, or against the slip before it has one. Turning the box at every iteration fed
       // back into the solution and made some contacts' friction flip from one side to the other.
-      FrictionRows rows{k, 0.0, {}, {}};
+      FrictionRows rows{k, 0.0, mu * normal_scale, {}, {}};
       const bool same_basis = m_aligned[k] == m_step;  // t1, t2 as in the last QP of this step
       if (!same_basis) {
         const Eigen::Vector3d& reaction = m_reaction[k];
@@ -251,11 +252,14 @@ void ContactSet::record(const qp::QpSolution& solution) {
   }
   // The friction reactions, for the next tangent bases; a contact that separated loses its own.
   m_sticking = 0;
+  m_friction_forces.resize(m_friction.size());
   for (std::size_t f = 0; f < m_friction.size(); ++f) {
     const FrictionRows& rows = m_friction[f];
     const double s1 = solution.pinned_multipliers[2 * f];
     const double s2 = solution.pinned_multipliers[2 * f + 1];
+    m_friction_forces[f] = Eigen::Vector2d(s1, s2);
     m_bound[rows.key] = rows.bound;  // kept for the relaxation even if the contact separated
+    m_bound_qp[rows.key] = m_recorded;
     if (m_impulse[rows.key] <= 0.0) {
       m_reaction[rows.key].setZero();
       m_row_at_bound[rows.key] = {0, 0};
@@ -271,6 +275,40 @@ void ContactSet::record(const qp::QpSolution& solution) {
     m_row_at_bound[rows.key] = {side(s1), side(s2)};
     m_sticking += slid(rows.key) ? 0 : 1;
   }
+}
+
+double ContactSet::friction_error(const Eigen::VectorXd& mass,
+                                  double negligible_displacement) const {
+  // A force error that would move its node by less than negligible_displacement does not count.
+  const auto negligible = [&](int point) {
+    return mass[m_free_index[3 * point]] * negligible_displacement;
+  };
+  double error = 0.0;
+  for (std::size_t f = 0; f < m_friction.size() && f < m_friction_forces.size(); ++f) {
+    const FrictionRows& rows = m_friction[f];
+    const double target = rows.bound_per_impulse * m_impulse[rows.key];
+    const double scale = std::max(rows.bound, target);
+    const double floor = negligible(rows.key % m_points);
+    // A row at its bound exerts b, which must be μγ‖∇h‖; a holding row's force only must not
+    // exceed that.
+    for (int a = 0; a < 2; ++a) {
+      const double force = std::abs(m_friction_forces[f][a]);
+      const bool at_bound = force >= rows.bound - 1e-9 * rows.bound;
+      const double e = at_bound ? std::abs(target - rows.bound) : std::max(0.0, force - target);
+      if (e > floor)
+        error = std::max(error, e / scale);
+    }
+  }
+  const int n = m_mesh.num_nodes();
+  for (int k : m_active_keys) {
+    const int point = k % m_points;
+    if (point >= n || m_bound_qp[k] == m_recorded)
+      continue;
+    const double mu = m_obstacles[k / m_points]->friction_coefficient();
+    if (mu * m_impulse[k] * m_kept_gradient[k].norm() > negligible(point))
+      return 1.0;  // an active contact without friction rows
+  }
+  return error;
 }
 
 }  // namespace clothfit::stepper

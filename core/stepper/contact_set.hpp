@@ -88,6 +88,15 @@ class ContactSet {
   // the QP; rows after them belong to others).
   void record(const qp::QpSolution& solution);
 
+  // After record(): how far the recorded QP's friction is from Coulomb's with the normal forces
+  // it found, as the largest relative error over its friction rows, against max(b, μγ‖∇h‖): for
+  // a row at its bound b, |b − μγ‖∇h‖|; for a holding row, by how much its force exceeds μγ‖∇h‖.
+  // 1 when a node contact active there had no friction rows (μ > 0) or a row exerted its bound
+  // without a normal force (γ = 0). Errors that would move
+  // their node by less than `negligible_displacement` (m; `mass`: the QP's mass per variable, as
+  // qp::QpProblem::mass) do not count. 0 when friction matches the normal forces.
+  double friction_error(const Eigen::VectorXd& mass, double negligible_displacement) const;
+
   // Rows active in the last recorded solution, and of them the node contacts that held (no slip:
   // friction within its bound).
   int active_count() const { return static_cast<int>(m_active_keys.size()); }
@@ -100,8 +109,9 @@ class ContactSet {
   };
   struct FrictionRows {
     int key;
-    double bound;            // b = μ γ ‖∇h‖
-    Eigen::Vector3d t1, t2;  // tangent basis of the two rows
+    double bound;              // b = μ γ ‖∇h‖
+    double bound_per_impulse;  // μ ‖∇h‖: the bound a normal multiplier γ gives
+    Eigen::Vector3d t1, t2;    // tangent basis of the two rows
   };
   int key(int obstacle, int point) const { return obstacle * m_points + point; }
   // The contact slid in the last QP: one of its friction rows ended at its bound.
@@ -114,10 +124,12 @@ class ContactSet {
 
   Eigen::VectorXd m_phi_n;
   double m_t0 = 0.0, m_t1 = 0.0, m_reach = 0.0;
-  std::vector<Row> m_rows;                  // inequality rows of the last assemble()
-  std::vector<FrictionRows> m_friction;     // pinned row pairs of the last assemble(), in order
-  std::vector<double> m_impulse;            // per key: last normal multiplier γ (≥ 0)
-  std::vector<double> m_bound;              // per key: friction bound of the last QP (relaxation)
+  std::vector<Row> m_rows;               // inequality rows of the last assemble()
+  std::vector<FrictionRows> m_friction;  // pinned row pairs of the last assemble(), in order
+  std::vector<Eigen::Vector2d> m_friction_forces;  // their multipliers (σ1, σ2) in record()
+  std::vector<long> m_bound_qp;   // per key: the record() call whose QP had its friction rows
+  std::vector<double> m_impulse;  // per key: last normal multiplier γ (≥ 0)
+  std::vector<double> m_bound;    // per key: friction bound of the last QP (relaxation)
   std::vector<Eigen::Vector3d> m_reaction;  // per key: last tangential friction reaction
   // per key: the friction multipliers (σ1, σ2) of the QP numbered m_sigma_qp[k] (record() calls)
   std::vector<Eigen::Vector2d> m_sigma;

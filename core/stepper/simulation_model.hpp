@@ -106,6 +106,13 @@ struct StepperOptions {
   // bound). The fixed point is the same; it breaks the cycles where friction lifts a few contacts
   // off and they land again without it (seen when the sheet lands on the sphere).
   int friction_relaxation_after = 8;
+  // A step may end only when its last QP's friction is within this relative error of Coulomb's
+  // with the normal forces that QP found (StepReport::friction_error; 1: a contact without the
+  // friction its normal force gives, e.g. one that touched down in that QP). +∞ (the default):
+  // not checked. Measured on the whole 7 × 9 cylinder and sphere examples (2026-11-26): by
+  // default 124 of 200 and 108 of 250 steps end above 0.1, 19 and 24 of them at 1; with 0.1 none,
+  // at 45 % and 38 % more iterations per step (README "Friction").
+  double friction_tolerance = std::numeric_limits<double>::infinity();
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).
   int max_step_halvings = 4;

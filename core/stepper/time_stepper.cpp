@@ -345,6 +345,12 @@ StepReport TimeStepper::project() {
     } else {
       m_qp.linear.setZero();
     }
+    // How far the last QP's friction is from Coulomb's with its normal forces (ContactSet::
+    // friction_error; before assemble(), which replaces the rows it describes). A step may end
+    // with it above StepperOptions::friction_tolerance only when that is +∞ (the default).
+    report.friction_error = m_contacts && iteration >= 1
+                                ? m_contacts->friction_error(m_qp.mass, options.increment_tolerance)
+                                : 0.0;
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts) {
       // A QP that keeps the factorised ∇C keeps the contact rows' ∇h too (ContactSet).
@@ -370,7 +376,8 @@ StepReport TimeStepper::project() {
     }
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
         distance_left < options.increment_tolerance && iteration >= 1 &&
-        min_contact >= -options.contact_tolerance) {
+        min_contact >= -options.contact_tolerance &&
+        report.friction_error <= options.friction_tolerance) {
       report.status = StepStatus::kConverged;
       break;
     }

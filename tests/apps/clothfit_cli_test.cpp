@@ -57,9 +57,9 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   std::ifstream steps(out / "steps.csv");
   std::string header;
   std::getline(steps, header);
-  EXPECT_EQ(
-      header,
-      "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment");
+  EXPECT_EQ(header,
+            "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment,"
+            "friction_error");
   // 21 frames (the initial state and 20 steps) × 63 nodes + the header, every number as printf's
   // %.9g writes it (nine significant digits, no trailing zeros).
   std::ifstream trajectory(out / "trajectory.csv");

@@ -47,10 +47,12 @@ TEST(RecordingScenario, DefaultsAndPaths) {
   EXPECT_EQ(s.solver.max_damping_offset, std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.solver.newton_fallback_after, stepper::StepperOptions{}.newton_fallback_after);
   nlohmann::json j = minimal();
-  j["solver"] = {{"max_damping_offset", 0.0}, {"newton_fallback_after", 5}};
+  j["solver"] = {
+      {"max_damping_offset", 0.0}, {"newton_fallback_after", 5}, {"friction_tolerance", 0.1}};
   const RecordingScenario t = parse_recording_scenario(j, "dir/s.json");
   EXPECT_EQ(t.solver.max_damping_offset, 0.0);
   EXPECT_EQ(t.solver.newton_fallback_after, 5);
+  EXPECT_EQ(t.solver.friction_tolerance, 0.1);
 }
 
 TEST(RecordingScenario, MistakesNameTheirField) {
@@ -84,6 +86,9 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["solver"] = {{"newton_fallback_after", -1}};
   EXPECT_EQ(error_field(j), "solver.newton_fallback_after");
+  j = minimal();
+  j["solver"] = {{"friction_tolerance", -0.1}};
+  EXPECT_EQ(error_field(j), "solver.friction_tolerance");
 }
 
 }  // namespace

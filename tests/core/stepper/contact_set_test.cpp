@@ -258,5 +258,35 @@ TEST(ContactSet, KeptLinearisationKeepsTheRowsAndCorrectsTheLinearTerm) {
   EXPECT_EQ(c.problem.linear, linear);
 }
 
+TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
+  FloorContact c;
+  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  const double gamma = 2e-4, bound = 0.5 * gamma;  // μ = 0.5, unit normal, mass 1 per variable
+  // Four active contacts and no friction rows yet: friction missing (its bound μγ = 1e-4 would
+  // move a node by 1e-4 m, more than the 1e-5 m the check is told to ignore).
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-5), 1.0);
+  EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-3), 0.0);  // negligible at 1 mm
+
+  // Rows with bound μγ. Sliding at the bound along t1, holding along t2, same γ: Coulomb.
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  c.contacts->record(c.solution(gamma, bound, 0.3 * bound));
+  EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-5), 0.0);
+  // The same QP's normal forces 20 % larger: the sliding rows' force b should have been 1.2 b.
+  c.contacts->record(c.solution(1.2 * gamma, bound, 0.3 * bound));
+  EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 0.2 / 1.2, 1e-12);
+  // Normal forces halved, both rows holding, t2 at 0.8 b: it exceeds the new bound 0.5 b by 0.3 b.
+  c.contacts->record(c.solution(0.5 * gamma, 0.0, 0.8 * bound));
+  EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 0.3, 1e-12);
+  // Contacts that separated (γ = 0) while a row held at 0.8 b: that force acts without a normal
+  // force, all of it in error; at the bound, the whole bound.
+  c.contacts->record(c.solution(0.0, 0.0, 0.8 * bound));
+  EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 0.8, 1e-12);
+  c.contacts->record(c.solution(0.0, bound, 0.0));
+  EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 1.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace clothfit::stepper
