@@ -92,9 +92,9 @@ class ContactSet {
   // it found, as the largest relative error over its friction rows, against max(b, μγ‖∇h‖): for
   // a row at its bound b, |b − μγ‖∇h‖|; for a holding row, by how much its force exceeds μγ‖∇h‖.
   // 1 when a node contact active there had no friction rows (μ > 0) or a row exerted its bound
-  // without a normal force (γ = 0). Errors that would move
-  // their node by less than `negligible_displacement` (m; `mass`: the QP's mass per variable, as
-  // qp::QpProblem::mass) do not count. 0 when friction matches the normal forces.
+  // without a normal force (γ = 0). Errors that would move their node by less than
+  // `negligible_displacement` (m; `mass`: the QP's mass per variable, as qp::QpProblem::mass) do
+  // not count. 0 when friction matches the normal forces.
   double friction_error(const Eigen::VectorXd& mass, double negligible_displacement) const;
 
   // Rows active in the last recorded solution, and of them the node contacts that held (no slip:
