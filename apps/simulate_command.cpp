@@ -32,8 +32,8 @@ const char* kUsage =
 // The header of iterations.csv; its columns are IterationRecord's fields in order.
 const char* kIterationsHeader =
     "step,time,attempt,iteration,model,refactored,theta,constraint_residual,held_residual,"
-    "min_contact,qp_working_set_changes,active_rows,step_scale,increment,largest_node,"
-    "largest_dx,largest_dy,largest_dz";
+    "min_contact,qp_working_set_changes,friction_rows_to_bound,friction_rows_returned,active_rows,"
+    "step_scale,increment,largest_node,largest_dx,largest_dy,largest_dz";
 
 // A trajectory row's numbers as text, as `std::ostream << std::setprecision(9)` writes them
 // (printf's %.9g), by std::to_chars: the rows are formatted between the timed steps, and a
@@ -156,7 +156,8 @@ int run_simulate_command(int argc, char** argv) {
       iterations << r.step << ',' << r.time << ',' << r.attempt << ',' << r.iteration << ','
                  << to_string(r.model) << ',' << (r.refactored ? 1 : 0) << ',' << r.theta << ','
                  << r.constraint_residual << ',' << r.held_residual << ',' << r.min_contact << ','
-                 << r.qp_working_set_changes << ',' << r.active_rows << ',' << r.step_scale << ','
+                 << r.qp_working_set_changes << ',' << r.friction_rows_to_bound << ','
+                 << r.friction_rows_returned << ',' << r.active_rows << ',' << r.step_scale << ','
                  << r.increment << ',' << r.largest_node;
       for (int d = 0; d < 3; ++d)
         iterations << ',' << r.largest_displacement[d];

@@ -32,9 +32,14 @@ struct IterationRecord {
   // min over the contact and collision rows of h(φ_j) − bound before the QP, m (+∞: none).
   double min_contact = std::numeric_limits<double>::infinity();
   int qp_working_set_changes = 0;  // of the QP (QpSummary::iterations)
-  int active_rows = 0;             // inequality rows active at the QP's solution
-  double step_scale = 1.0;         // the line search's factor on the QP's step (1: the full step)
-  double increment = 0.0;          // ‖φ_{j+1} − φ_j‖∞, m
+  // Of them, friction rows moved to their bound and brought back from it (QpSummary::
+  // pinned_rows_to_bound, pinned_rows_returned); the rest are contact and collision rows entering
+  // and leaving.
+  int friction_rows_to_bound = 0;
+  int friction_rows_returned = 0;
+  int active_rows = 0;      // inequality rows active at the QP's solution
+  double step_scale = 1.0;  // the line search's factor on the QP's step (1: the full step)
+  double increment = 0.0;   // ‖φ_{j+1} − φ_j‖∞, m
   // The node that holds the coordinate with the largest change (|Δφ| = increment), and its
   // displacement in this iteration, m.
   int largest_node = -1;

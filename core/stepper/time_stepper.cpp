@@ -541,6 +541,8 @@ StepReport TimeStepper::project() {
       m_record.held_residual = held_residual;
       m_record.min_contact = min_contact;
       m_record.qp_working_set_changes = summary.iterations;
+      m_record.friction_rows_to_bound = summary.pinned_rows_to_bound;
+      m_record.friction_rows_returned = summary.pinned_rows_returned;
       m_record.active_rows = static_cast<int>(m_solution.active_inequalities.size());
       m_record.step_scale = scale;
       m_record.increment = last_increment;

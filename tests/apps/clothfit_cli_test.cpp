@@ -120,8 +120,8 @@ TEST(ClothfitCli, SimulateWritesOneRowPerIterationWhenAsked) {
   std::getline(iterations, line);
   EXPECT_EQ(line,
             "step,time,attempt,iteration,model,refactored,theta,constraint_residual,held_residual,"
-            "min_contact,qp_working_set_changes,active_rows,step_scale,increment,largest_node,"
-            "largest_dx,largest_dy,largest_dz");
+            "min_contact,qp_working_set_changes,friction_rows_to_bound,friction_rows_returned,"
+            "active_rows,step_scale,increment,largest_node,largest_dx,largest_dy,largest_dz");
   std::size_t step = 0;
   int expected_iteration = 0, rows = 0;
   while (std::getline(iterations, line)) {
@@ -130,7 +130,7 @@ TEST(ClothfitCli, SimulateWritesOneRowPerIterationWhenAsked) {
     std::stringstream in(line);
     for (std::string field; std::getline(in, field, ',');)
       fields.push_back(field);
-    ASSERT_EQ(fields.size(), 18u) << line;
+    ASSERT_EQ(fields.size(), 20u) << line;
     if (std::stoi(fields[0]) != static_cast<int>(step + 1)) {
       EXPECT_EQ(expected_iteration, per_step[step]) << "step " << step + 1;
       ++step;

@@ -48,14 +48,14 @@ void expect_records_describe_reports(const Observed& o, const char* name) {
     // Without collision retries, one record per QP of the step, numbered from 0.
     ASSERT_EQ(report.collision_retries, 0);
     ASSERT_EQ(static_cast<int>(records.size()), report.iterations);
-    int refactored = 0, gauss_newton = 0, changes = 0;
+    int refactored = 0, gauss_newton = 0, changes = 0, to_bound = 0, returned = 0;
     for (std::size_t j = 0; j < records.size(); ++j) {
       const IterationRecord& r = records[j];
       EXPECT_EQ(r.step, static_cast<long>(n + 1));
       EXPECT_DOUBLE_EQ(r.time, 0.01 * static_cast<double>(n + 1));
       EXPECT_EQ(r.attempt, 0);
       EXPECT_EQ(r.iteration, static_cast<int>(j));
-      EXPECT_GT(r.increment, 0.0);
+      EXPECT_GE(r.increment, 0.0);  // 0 where the step needs no correction (a free fall)
       // The largest node holds the coordinate whose change is the increment.
       EXPECT_EQ(r.largest_displacement.cwiseAbs().maxCoeff(), r.increment);
       EXPECT_GT(r.step_scale, 0.0);
@@ -63,12 +63,17 @@ void expect_records_describe_reports(const Observed& o, const char* name) {
       refactored += r.refactored ? 1 : 0;
       gauss_newton += r.model == ProjectionModel::kGaussNewton ? 1 : 0;
       changes += r.qp_working_set_changes;
+      to_bound += r.friction_rows_to_bound;
+      returned += r.friction_rows_returned;
+      EXPECT_LE(r.friction_rows_to_bound + r.friction_rows_returned, r.qp_working_set_changes);
     }
     EXPECT_TRUE(records.front().refactored);  // a step starts with a fresh factorisation
     EXPECT_EQ(records.front().theta, 0.0);
     EXPECT_EQ(records.back().increment, report.last_increment);
     EXPECT_EQ(refactored, report.factorizations);
     EXPECT_EQ(changes, report.qp_working_set_changes);
+    EXPECT_EQ(to_bound, report.friction_rows_to_bound);
+    EXPECT_EQ(returned, report.friction_rows_returned);
     EXPECT_EQ(gauss_newton > 0, report.newton_fallback);
     EXPECT_GT(report.observer_seconds, 0.0);
   }
@@ -108,6 +113,17 @@ TEST(IterationRecord, StickHitRecordsActiveRowsAndTheGaussNewtonFallback) {
   EXPECT_GT(with_rows, 0);
   EXPECT_GE(with_contact_value, with_rows);  // a QP with active rows had rows to measure
   EXPECT_GT(fallbacks, 0);
+}
+
+TEST(IterationRecord, CylinderRecordsFrictionRowsMovingToTheirBound) {
+  // The bundled cylinder (14 × 14) up to 0.2 s: the sheet lands (0.11–0.13 s) and starts to slide.
+  const Observed o = run(example("cylinder.json"), 20, true);
+  expect_records_describe_reports(o, "cylinder");
+  int to_bound = 0;
+  for (const auto& step : o.records)
+    for (const IterationRecord& r : step)
+      to_bound += r.friction_rows_to_bound;
+  EXPECT_GT(to_bound, 0);
 }
 
 TEST(IterationRecord, ModelNames) {
