@@ -65,13 +65,13 @@ struct StepReport {
   double held_residual = 0.0;        // max distance of a held node to its target, m
   double last_increment = 0.0;       // ‖Δφ‖∞ of the last iteration, m
   int active_contacts = 0;           // contact rows active at the end of the step
+  int sticking_contacts = 0;         // of them, node contacts held by static friction
+  double min_contact_value = 0.0;    // min h over the contact candidates at the end, m (+∞: none)
   // How far the step's last QP's friction is from Coulomb's with the normal forces it found
   // (ContactSet::friction_error, errors that would move a node by less than the increment
   // tolerance left out): 0 when it matches, 1 when some contact's friction is missing or a row
   // exerts its bound without a normal force. 0 without obstacles.
   double friction_error = 0.0;
-  int sticking_contacts = 0;       // of them, node contacts held by static friction
-  double min_contact_value = 0.0;  // min h over the contact candidates at the end, m (+∞: none)
   // Self-collisions and the stick (CollisionSet), when the model has them:
   int collision_rows = 0;         // pairs in the step's collision set (observation set)
   int active_collision_rows = 0;  // collision and stick rows active at the end of the step
