@@ -347,10 +347,10 @@ StepReport TimeStepper::project() {
     }
     // How far the last QP's friction is from Coulomb's with its normal forces (ContactSet::
     // friction_error; before assemble(), which replaces the rows it describes). A step may end
-    // with it above StepperOptions::friction_tolerance only when that is +∞ (the default).
-    report.friction_error = m_contacts && iteration >= 1
-                                ? m_contacts->friction_error(m_qp.mass, options.increment_tolerance)
-                                : 0.0;
+    // with it above StepperOptions::friction_tolerance only when that is +∞ (the default). Read
+    // only where the step can end here: the increments allow it, or the iteration cap.
+    if (m_contacts && (may_stop || iteration == options.max_iterations))
+      report.friction_error = m_contacts->friction_error(m_qp.mass, options.increment_tolerance);
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts) {
       // A QP that keeps the factorised ∇C keeps the contact rows' ∇h too (ContactSet).
