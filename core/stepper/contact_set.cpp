@@ -58,6 +58,7 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   m_reach = reach;
   ++m_step;
   ++m_linearisations;  // nothing is kept across steps
+  m_corrections = false;
   // Bounds relax from one iteration to the next within a step, never across steps.
   std::fill(m_bound.begin(), m_bound.end(), 0.0);
 }
@@ -146,7 +147,7 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
       // are relaxed, that had friction in it: a contact that friction lifts off and that then
       // lands again without it would otherwise toggle from one iteration to the next).
       const bool relaxed_friction = relaxation < 1.0 && m_bound[k] > 0.0;
-      if (point >= n || mu == 0.0 || (m_impulse[k] <= 0.0 && !relaxed_friction))
+      if (point >= n || mu == 0.0 || m_corrections || (m_impulse[k] <= 0.0 && !relaxed_friction))
         continue;
       const double normal_scale = gradient.norm();
       const Eigen::Vector3d normal = gradient / normal_scale;
@@ -240,6 +241,25 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
 
 void ContactSet::record(const qp::QpSolution& solution) {
   ++m_recorded;
+  if (m_corrections) {
+    // Only which contacts are active: each keeps the last Newton QP's impulse and friction state
+    // (begin_corrections()); the ones that separated lose them, new ones have none.
+    m_previous_keys.swap(m_active_keys);
+    m_active_keys.clear();
+    for (int row : solution.active_inequalities) {
+      if (row < static_cast<int>(m_rows.size()))
+        m_active_keys.push_back(key(m_rows[row].obstacle, m_rows[row].point));
+    }
+    for (int k : m_previous_keys) {
+      if (std::find(m_active_keys.begin(), m_active_keys.end(), k) == m_active_keys.end()) {
+        m_impulse[k] = 0.0;
+        m_reaction[k].setZero();
+        m_row_at_bound[k] = {0, 0};
+      }
+    }
+    m_friction_forces.clear();
+    return;
+  }
   for (int k : m_active_keys)
     m_impulse[k] = 0.0;
   m_active_keys.clear();

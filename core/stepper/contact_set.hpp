@@ -56,6 +56,15 @@ class ContactSet {
   // step (candidate margin).
   void begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach);
 
+  // The stepper finishes this step with the Gauss–Newton projection (StepperOptions::
+  // newton_fallback_after), whose QPs are corrections from the current iterate: their multipliers
+  // are not the step's impulses. Until the next begin_step(), assemble() gives the contacts no
+  // friction rows (the friction of the last Newton QP is already in the iterate), and record()
+  // keeps that QP's normal multipliers and friction reactions for the contacts that stay active
+  // (for the next step's friction bounds and tangent bases); a contact that separates loses them,
+  // one that touches down in a correction gets none.
+  void begin_corrections() { m_corrections = true; }
+
   // Which ∇h the rows of assemble() are made of.
   enum class Linearisation {
     // ∇h(φ_j), and the tangent bases of the friction rows from it; these become the kept ones.
@@ -145,8 +154,10 @@ class ContactSet {
   std::vector<Eigen::Vector3d> m_direction;  // per key: t1's direction in this step
   std::vector<long> m_aligned;               // per key: the step (m_step) t1 was chosen in
   long m_step = 0;                           // begin_step() calls
+  bool m_corrections = false;                // begin_corrections() since begin_step()
   std::vector<int> m_row_of_key;             // per key: row in the last assemble(), −1 if none
   std::vector<int> m_active_keys;            // keys active in the last recorded solution
+  std::vector<int> m_previous_keys;          // work space of record() in corrections
   int m_sticking = 0;
   std::vector<double> m_offsets, m_pinned_offsets, m_pinned_bounds;
   std::vector<Eigen::Triplet<double>> m_triplets, m_pinned_triplets;

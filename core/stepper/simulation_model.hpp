@@ -97,6 +97,8 @@ struct StepperOptions {
   // twice this many iterations switches too: with contacts active (no line search) the Newton
   // iterates can cycle without stagnating (seen on tube_drop.json: increments repeating with a
   // period of 20 iterations, θ between 0.7 and 1.6), which Gauss–Newton ends in a few iterations.
+  // Obstacle contacts keep the last Newton QP's friction through the Gauss–Newton corrections
+  // (ContactSet::begin_corrections).
   int newton_fallback_after = 20;
   // Contact candidates: a point enters the QP when h(p) at the end of the step is below
   // contact_margin (m) plus twice the largest node motion of the unconstrained step.
@@ -111,7 +113,8 @@ struct StepperOptions {
   // friction its normal force gives, e.g. one that touched down in that QP). +∞ (the default):
   // not checked. Measured on the whole 7 × 9 cylinder and sphere examples (2026-11-26): by
   // default 124 of 200 and 108 of 250 steps end above 0.1, 19 and 24 of them at 1; with 0.1 none,
-  // at 45 % and 38 % more iterations per step (README "Friction").
+  // at 45 % and 38 % more iterations per step (README "Friction"). Not checked once a step has
+  // fallen back to Gauss–Newton (newton_fallback_after), whose corrections have no friction rows.
   double friction_tolerance = std::numeric_limits<double>::infinity();
   // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
   // (0 takes every full Gauss–Newton step).

@@ -325,7 +325,13 @@ StepReport TimeStepper::project() {
     }
     // A Newton iteration that has stopped contracting, or has not converged after twice
     // options.newton_fallback_after iterations, finishes the step as the paper's Gauss–Newton
-    // projection.
+    // projection. Its QPs are corrections from the current iterate: their multipliers are not the
+    // step's impulses, and friction rows bounded by the Newton QPs' normal impulses (on another
+    // scale) left steps of sheets lying on a table at the iteration cap, and once moved the sheet
+    // by 12 cm in one correction (README "Gauss–Newton fallback"). The contacts therefore keep
+    // the friction of the last Newton QP, which the iterate already holds, and get no friction
+    // rows in the corrections (ContactSet::begin_corrections); the step's friction error is that
+    // QP's.
     stagnant = theta > kStagnation ? stagnant + 1 : 0;
     if (newton && options.newton_fallback_after > 0 && iteration >= options.newton_fallback_after &&
         (stagnant >= kStagnantIterations || iteration >= 2 * options.newton_fallback_after)) {
@@ -333,6 +339,10 @@ StepReport TimeStepper::project() {
       report.newton_fallback = true;
       std::fill(m_qp.curvature.valuePtr(), m_qp.curvature.valuePtr() + m_qp.curvature.nonZeros(),
                 0.0);
+      if (m_contacts) {
+        report.friction_error = m_contacts->friction_error(m_qp.mass, options.increment_tolerance);
+        m_contacts->begin_corrections();
+      }
     }
     // Modified Newton: keep the factorised matrices while the iteration contracts well.
     const bool refactor =
@@ -348,8 +358,9 @@ StepReport TimeStepper::project() {
     // How far the last QP's friction is from Coulomb's with its normal forces (ContactSet::
     // friction_error; before assemble(), which replaces the rows it describes). A step may end
     // with it above StepperOptions::friction_tolerance only when that is +∞ (the default). Read
-    // only where the step can end here: the increments allow it, or the iteration cap.
-    if (m_contacts && (may_stop || iteration == options.max_iterations))
+    // only where the step can end here: the increments allow it, or the iteration cap. (In the
+    // Gauss–Newton fallback: read at the switch, from the last Newton QP.)
+    if (m_contacts && newton && (may_stop || iteration == options.max_iterations))
       report.friction_error = m_contacts->friction_error(m_qp.mass, options.increment_tolerance);
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts) {
@@ -377,7 +388,7 @@ StepReport TimeStepper::project() {
     if (residual < options.constraint_tolerance && held_residual < options.held_tolerance &&
         distance_left < options.increment_tolerance && iteration >= 1 &&
         min_contact >= -options.contact_tolerance &&
-        report.friction_error <= options.friction_tolerance) {
+        (!newton || report.friction_error <= options.friction_tolerance)) {
       report.status = StepStatus::kConverged;
       break;
     }

@@ -70,7 +70,8 @@ struct StepReport {
   // How far the step's last QP's friction is from Coulomb's with the normal forces it found
   // (ContactSet::friction_error, errors that would move a node by less than the increment
   // tolerance left out): 0 when it matches, 1 when some contact's friction is missing or a row
-  // exerts its bound without a normal force. 0 without obstacles.
+  // exerts its bound without a normal force. 0 without obstacles. A step finished by the
+  // Gauss–Newton fallback reports its last Newton QP's (the corrections have no friction rows).
   double friction_error = 0.0;
   // Self-collisions and the stick (CollisionSet), when the model has them:
   int collision_rows = 0;         // pairs in the step's collision set (observation set)

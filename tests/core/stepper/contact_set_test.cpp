@@ -288,5 +288,46 @@ TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
   EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 1.0, 1e-12);
 }
 
+// The Gauss–Newton fallback's corrections (ContactSet::begin_corrections): no friction rows, and
+// the last Newton QP's normal impulses and friction kept for the contacts that stay active — the
+// next step's first QP gets that QP's friction bound and warm start, not a correction's.
+TEST(ContactSet, CorrectionsHaveNoFrictionRowsAndKeepTheNewtonImpulses) {
+  FloorContact c;
+  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  const double gamma = 2e-4, bound = 0.5 * gamma;
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  c.contacts->record(c.solution(gamma, bound, 0.0));  // the last Newton QP: sliding along t1
+
+  c.contacts->begin_corrections();
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  EXPECT_EQ(c.problem.num_inequalities(), 4);  // the contact rows stay
+  EXPECT_EQ(c.problem.num_pinned(), 0);
+  EXPECT_TRUE(c.start.pinned_at_bound.empty());
+  EXPECT_EQ(c.start.inequalities.size(), 4u);
+  // A correction's multipliers (far smaller), with contact row 3 no longer active.
+  qp::QpSolution correction = c.solution(1e-3 * gamma, 0.0, 0.0);
+  correction.active_inequalities.pop_back();
+  c.contacts->record(correction);
+  EXPECT_EQ(c.contacts->active_count(), 3);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  EXPECT_EQ(c.problem.num_pinned(), 0);
+
+  // The next step: friction rows again, for the three contacts still active, with the Newton
+  // QP's bound, and each t1 row starting at its bound (it slid).
+  c.contacts->begin_step(c.phi_n, 0.01, 0.02, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_pinned(), 6);
+  for (int r = 0; r < 6; ++r)
+    EXPECT_DOUBLE_EQ(c.problem.pinned_bound_of(r), bound) << "row " << r;
+  ASSERT_EQ(c.start.pinned_at_bound.size(), 6u);
+  for (int f = 0; f < 3; ++f) {
+    EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
+    EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
+  }
+}
+
 }  // namespace
 }  // namespace clothfit::stepper
