@@ -104,7 +104,7 @@ int JsonObject::integer(const std::string& key, Range range) const {
   }
   const auto v = j.get<long long>();
   if (!range.contains(static_cast<double>(v)) || v > std::numeric_limits<int>::max()) {
-    fail(key, "expected an integer " +
+    fail(key, "expected an integer" +
                   range.describe().substr(std::string("a finite number").size()) + ", found " +
                   std::to_string(v));
   }

@@ -175,6 +175,15 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("cloth.mesh.width"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("> 0"), std::string::npos) << r.output;
+  std::ofstream(dir / "one_column.json")
+      << R"({"cloth": {"mesh": {"type": "grid", "width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3},)"
+      << R"( "density": 0.1}, "time": {"duration": 1}})";
+  const Result i =
+      run("simulate " + (dir / "one_column.json").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(i.exit_code, 2);
+  EXPECT_NE(i.output.find("cloth.mesh.nodes_x: expected an integer >= 2, found 1"),
+            std::string::npos)
+      << i.output;
   std::ofstream(dir / "syntax.json") << "{\n  \"cloth\": ,\n}";
   const Result s =
       run("simulate " + (dir / "syntax.json").string() + " --out " + (dir / "out").string());
