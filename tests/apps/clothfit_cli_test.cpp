@@ -167,26 +167,27 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   const auto dir = scratch("bad");
-  std::ofstream(dir / "bad.json")
-      << R"({"cloth": {"mesh": {"type": "grid", "width": -1, "height": 1, "nodes_x": 3, "nodes_y": 3},)"
-      << R"( "density": 0.1}, "time": {"duration": 1}})";
-  const Result r =
-      run("simulate " + (dir / "bad.json").string() + " --out " + (dir / "out").string());
+  // Writes `text` to dir/name and simulates it.
+  const auto simulate = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return run("simulate " + (dir / name).string() + " --out " + (dir / "out").string());
+  };
+  const auto grid_scenario = [](const std::string& mesh_fields) {
+    return R"({"cloth": {"mesh": {"type": "grid", )" + mesh_fields +
+           R"(}, "density": 0.1}, "time": {"duration": 1}})";
+  };
+  const Result r = simulate(
+      "bad.json", grid_scenario(R"("width": -1, "height": 1, "nodes_x": 3, "nodes_y": 3)"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("cloth.mesh.width"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("> 0"), std::string::npos) << r.output;
-  std::ofstream(dir / "one_column.json")
-      << R"({"cloth": {"mesh": {"type": "grid", "width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3},)"
-      << R"( "density": 0.1}, "time": {"duration": 1}})";
-  const Result i =
-      run("simulate " + (dir / "one_column.json").string() + " --out " + (dir / "out").string());
+  const Result i = simulate(
+      "one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"));
   EXPECT_EQ(i.exit_code, 2);
   EXPECT_NE(i.output.find("cloth.mesh.nodes_x: expected an integer >= 2, found 1"),
             std::string::npos)
       << i.output;
-  std::ofstream(dir / "syntax.json") << "{\n  \"cloth\": ,\n}";
-  const Result s =
-      run("simulate " + (dir / "syntax.json").string() + " --out " + (dir / "out").string());
+  const Result s = simulate("syntax.json", "{\n  \"cloth\": ,\n}");
   EXPECT_EQ(s.exit_code, 2);
   EXPECT_NE(s.output.find("syntax.json:2:"), std::string::npos) << s.output;
   EXPECT_EQ(run("simulate " + (dir / "missing.json").string() + " --out x").exit_code, 2);
