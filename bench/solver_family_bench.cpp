@@ -14,8 +14,12 @@
 //             centre or 10 cm off it                                           (6 runs, 2.5 s)
 // q is the family's wall time over its simulated time, the best of REPEATS passes (default 3).
 // --solver JSON sets scenario solver fields in every run (e.g. '{"exact_curvature": true}'), so
-// that an option can be judged like a build. Build Release. Usage:
-//   solver_family_bench [REPEATS] [--runs] [--solver JSON]   --runs also prints every run's counts
+// that an option can be judged like a build. --frictionless runs each family with obstacles once
+// more with every obstacle's friction set to 0 (rows such as "cylinder, mu=0", left out of "all")
+// and prints each such family's time with friction over its time without, measured in the same
+// run: what friction costs. Build Release. Usage:
+//   solver_family_bench [REPEATS] [--runs] [--solver JSON] [--frictionless]
+//   (--runs also prints every run's counts)
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -40,7 +44,21 @@ struct Family {
   std::string name;
   std::string file;
   std::vector<Variant> variants;
+  int with_friction = -1;  // a frictionless copy: the index of the family it copies
 };
+
+// The family `f` (at `index`) with every obstacle's friction set to 0, or nothing when it has no
+// obstacles.
+std::vector<Family> frictionless_copy(const Family& f, int index) {
+  if (f.variants.empty() || !f.variants.front().json.contains("obstacles"))
+    return {};
+  Family copy{f.name + ", mu=0", f.file, f.variants, index};
+  for (Variant& v : copy.variants) {
+    for (auto& obstacle : v.json["obstacles"])
+      obstacle["friction"] = 0.0;
+  }
+  return {copy};
+}
 
 // Work counted over one run; the same for every run of a build.
 struct Counts {
@@ -176,15 +194,18 @@ double per(long count, long of) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: solver_family_bench [REPEATS] [--runs] [--solver JSON]   passes over each family, "
-      "the best q kept (default 3); --runs prints every run's counts; --solver sets scenario "
-      "solver fields in every run";
-  bool print_runs = false;
+      "usage: solver_family_bench [REPEATS] [--runs] [--solver JSON] [--frictionless]   passes "
+      "over each family, the best q kept (default 3); --runs prints every run's counts; --solver "
+      "sets scenario solver fields in every run; --frictionless also runs the families with "
+      "obstacles without friction and prints the time ratios";
+  bool print_runs = false, frictionless = false;
   nlohmann::json solver = nlohmann::json::object();
   std::vector<char*> positional{argv[0]};
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--runs") == 0) {
       print_runs = true;
+    } else if (std::strcmp(argv[i], "--frictionless") == 0) {
+      frictionless = true;
     } else if (std::strcmp(argv[i], "--solver") == 0) {
       solver =
           i + 1 < argc ? nlohmann::json::parse(argv[++i], nullptr, false) : nlohmann::json(nullptr);
@@ -202,7 +223,14 @@ int main(int argc, char** argv) {
 
   Counts all;
   double all_best_wall = 0.0;
-  const std::vector<Family> all_families = families(dir);
+  std::vector<Family> all_families = families(dir);
+  if (frictionless) {
+    const int with_friction = static_cast<int>(all_families.size());
+    for (int f = 0; f < with_friction; ++f) {
+      for (Family& copy : frictionless_copy(all_families[f], f))
+        all_families.push_back(std::move(copy));
+    }
+  }
   std::vector<std::vector<Scenario>> all_scenarios;  // parsed first: bad solver fields end here
   try {
     for (const Family& family : all_families) {
@@ -219,7 +247,8 @@ int main(int argc, char** argv) {
   }
   std::printf("families of perturbed 7 x 9 examples, 1 thread, best q of %d passes%s%s\n", repeats,
               solver.empty() ? "" : ", solver ", solver.empty() ? "" : solver.dump().c_str());
-  std::printf("%-9s %5s %6s %9s %9s %9s %9s %9s %6s %6s %8s %7s %9s\n", "family", "runs", "steps",
+  std::vector<double> family_wall(all_families.size(), 0.0);
+  std::printf("%-14s %5s %6s %9s %9s %9s %9s %9s %6s %6s %8s %7s %9s\n", "family", "runs", "steps",
               "iter/step", "fact/step", "chg/step", "slv/step", "rus/step", "sdfb", "gnfb", "uncnv",
               "failed", "q");
   for (std::size_t f = 0; f < all_families.size(); ++f) {
@@ -238,7 +267,7 @@ int main(int argc, char** argv) {
         best_wall = sum.wall_seconds;
       total = sum;  // the counts are the same in every pass
     }
-    std::printf("%-9s %5zu %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n",
+    std::printf("%-14s %5zu %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n",
                 family.name.c_str(), scenarios.size(), total.steps,
                 per(total.iterations, total.steps), per(total.factorizations, total.steps),
                 per(total.changes, total.steps), per(total.solved, total.steps),
@@ -253,10 +282,13 @@ int main(int argc, char** argv) {
       }
     }
     std::fflush(stdout);
+    family_wall[f] = best_wall;
+    if (family.with_friction >= 0)
+      continue;  // "all" sums the examples as they are
     all.add(total);
     all_best_wall += best_wall;
   }
-  std::printf("%-9s %5s %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n", "all", "",
+  std::printf("%-14s %5s %6ld %9.3f %9.3f %9.2f %9.2f %9.2f %6ld %6ld %8ld %7ld %9.4f\n", "all", "",
               all.steps, per(all.iterations, all.steps), per(all.factorizations, all.steps),
               per(all.changes, all.steps), per(all.solved, all.steps), per(all.reused, all.steps),
               all.semidefinite, all.gauss_newton, all.unconverged, all.failed,
@@ -269,5 +301,12 @@ int main(int argc, char** argv) {
       "exact curvature to the semidefinite model (exact_curvature only); gnfb: steps finished as "
       "Gauss-Newton projections; uncnv: steps at the iteration cap; "
       "q: wall / simulated time of the family.\n");
+  for (std::size_t f = 0; f < all_families.size(); ++f) {
+    const int w = all_families[f].with_friction;
+    if (w >= 0 && family_wall[f] > 0.0) {
+      std::printf("friction's cost, %s: time with friction / without %.2f\n",
+                  all_families[w].name.c_str(), family_wall[w] / family_wall[f]);
+    }
+  }
   return 0;
 }
