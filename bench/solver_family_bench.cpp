@@ -22,6 +22,7 @@
 //   (--runs also prints every run's counts)
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,17 +48,17 @@ struct Family {
   int with_friction = -1;  // a frictionless copy: the index of the family it copies
 };
 
-// The family `f` (at `index`) with every obstacle's friction set to 0, or nothing when it has no
+// The family `f` (at `index`) with every obstacle's friction set to 0; none when it has no
 // obstacles.
-std::vector<Family> frictionless_copy(const Family& f, int index) {
+std::optional<Family> frictionless_copy(const Family& f, int index) {
   if (f.variants.empty() || !f.variants.front().json.contains("obstacles"))
-    return {};
+    return std::nullopt;
   Family copy{f.name + ", mu=0", f.file, f.variants, index};
   for (Variant& v : copy.variants) {
     for (auto& obstacle : v.json["obstacles"])
       obstacle["friction"] = 0.0;
   }
-  return {copy};
+  return copy;
 }
 
 // Work counted over one run; the same for every run of a build.
@@ -227,8 +228,8 @@ int main(int argc, char** argv) {
   if (frictionless) {
     const int with_friction = static_cast<int>(all_families.size());
     for (int f = 0; f < with_friction; ++f) {
-      for (Family& copy : frictionless_copy(all_families[f], f))
-        all_families.push_back(std::move(copy));
+      if (std::optional<Family> copy = frictionless_copy(all_families[f], f))
+        all_families.push_back(std::move(*copy));
     }
   }
   std::vector<std::vector<Scenario>> all_scenarios;  // parsed first: bad solver fields end here
