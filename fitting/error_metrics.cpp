@@ -26,17 +26,15 @@ FrameError frame_error(const Eigen::Ref<const Eigen::MatrixX3d>& simulated,
                        std::span<const double> weights) {
   assert(simulated.rows() == recorded.rows());
   assert(static_cast<Eigen::Index>(weights.size()) == recorded.rows());
-  double weighted = 0.0, weight = 0.0, sum = 0.0, sum_sq = 0.0;
+  double weighted = 0.0, weight = 0.0, sum = 0.0;
   int visible = 0;
   for (Eigen::Index i = 0; i < recorded.rows(); ++i) {
     if (!recorded.row(i).allFinite())
       continue;
     const double d2 = (simulated.row(i) - recorded.row(i)).squaredNorm();
-    const double d = std::sqrt(d2);
     weighted += weights[static_cast<std::size_t>(i)] * d2;
     weight += weights[static_cast<std::size_t>(i)];
-    sum += d;
-    sum_sq += d2;
+    sum += std::sqrt(d2);
     ++visible;
   }
   FrameError out;
@@ -46,8 +44,17 @@ FrameError frame_error(const Eigen::Ref<const Eigen::MatrixX3d>& simulated,
     return out;
   }
   out.error_m = std::sqrt(weighted / weight);
+  // The variance about the mean, in a second pass: E[d²] − E[d]² subtracts two nearly equal
+  // numbers and loses the spread wherever it is far below the mean error.
   const double mean = sum / visible;
-  out.spread_m = std::sqrt(std::max(0.0, sum_sq / visible - mean * mean));
+  double squares = 0.0;
+  for (Eigen::Index i = 0; i < recorded.rows(); ++i) {
+    if (recorded.row(i).allFinite()) {
+      const double deviation = std::sqrt((simulated.row(i) - recorded.row(i)).squaredNorm()) - mean;
+      squares += deviation * deviation;
+    }
+  }
+  out.spread_m = std::sqrt(squares / visible);
   return out;
 }
 

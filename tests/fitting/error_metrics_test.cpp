@@ -57,6 +57,29 @@ TEST(FrameError, MissingMarkersAreLeftOutOfBothSums) {
   EXPECT_NEAR(e.spread_m, 0.0, 1e-12);
 }
 
+// s_n is the spread of the distances about their mean, computed about the mean: as E[d²] − E[d]²
+// it was the difference of two nearly equal numbers, off by the rounding of d² (~1e-17 m² at a
+// 10 cm error) and so by up to ~1e-9 m, whatever the true spread.
+TEST(FrameError, EqualDistancesHaveNoSpread) {
+  Eigen::MatrixX3d recorded(7, 3);
+  recorded << 0.1, 0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1, -0.1, 0.0, 0.0, 0.0, -0.1, 0.0, 0.0, 0.0,
+      -0.1, 0.1, 0.0, 0.0;
+  const Eigen::MatrixX3d simulated = Eigen::MatrixX3d::Zero(7, 3);
+  const FrameError e = frame_error(simulated, recorded, std::vector<double>(7, 1.0));
+  EXPECT_NEAR(e.error_m, 0.1, 1e-16);
+  EXPECT_LT(e.spread_m, 1e-15);  // E[d²] − E[d]²: 1.3e-9
+}
+
+TEST(FrameError, ASpreadFarBelowTheMeanIsResolved) {
+  // A rigid 1 m offset with the markers 0 … 4 nm further off: spread √2 nm.
+  Eigen::MatrixX3d recorded(5, 3);
+  for (int k = 0; k < 5; ++k)
+    recorded.row(k) << 1.0 + k * 1e-9, 0.0, 0.0;
+  const Eigen::MatrixX3d simulated = Eigen::MatrixX3d::Zero(5, 3);
+  const FrameError e = frame_error(simulated, recorded, std::vector<double>(5, 1.0));
+  EXPECT_NEAR(e.spread_m, std::sqrt(2.0) * 1e-9, 1e-15);  // E[d²] − E[d]²: 0
+}
+
 TEST(FrameError, NoVisibleMarkerGivesNaNAndSummaryIgnoresTheFrame) {
   Eigen::MatrixX3d simulated = Eigen::MatrixX3d::Zero(1, 3);
   Eigen::MatrixX3d recorded = Eigen::MatrixX3d::Constant(1, 3, kNaN);
