@@ -1,7 +1,7 @@
 // clothfit simulate SCENARIO.json --out DIR: runs a scenario and writes
 //   DIR/trajectory.csv  frame,time,node,x,y,z (one row per written frame and node, metres)
 //   DIR/steps.csv       step,time,status,iterations,factorizations,max_violation,held_residual,
-//                       last_increment,friction_error
+//                       last_increment,friction_error,friction_cone_excess
 //   DIR/summary.json    how the run went (documented in README.md)
 //   DIR/iterations.csv  with --iterations: one row per projection iteration (stepper::
 //                       IterationRecord)
@@ -147,7 +147,7 @@ int run_simulate_command(int argc, char** argv) {
   trajectory << "frame,time,node,x,y,z\n";
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
-           "last_increment,friction_error\n";
+           "last_increment,friction_error,friction_cone_excess\n";
   stepper::IterationObserver iteration_observer;
   if (write_iterations) {
     iterations << kIterationsHeader << '\n';
@@ -173,7 +173,7 @@ int run_simulate_command(int argc, char** argv) {
       steps << state.step << ',' << state.time << ',' << to_string(report->status) << ','
             << report->iterations << ',' << report->factorizations << ',' << report->max_violation
             << ',' << report->held_residual << ',' << report->last_increment << ','
-            << report->friction_error << '\n';
+            << report->friction_error << ',' << report->friction_cone_excess << '\n';
     }
     if (state.step % scenario.output_every == 0) {
       for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
@@ -222,6 +222,7 @@ int run_simulate_command(int argc, char** argv) {
       {"mean_factorizations", run.mean_factorizations},
       {"max_constraint_violation", run.max_constraint_violation},
       {"unconverged_steps", run.unconverged_steps},
+      {"max_friction_cone_excess", run.max_friction_cone_excess},
       {"status", to_string(run.status)},
       {"message", run.message},
   };

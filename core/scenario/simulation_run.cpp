@@ -37,6 +37,8 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
     summary.max_iterations = std::max(summary.max_iterations, report.iterations);
     summary.max_constraint_violation =
         std::max(summary.max_constraint_violation, report.max_violation);
+    summary.max_friction_cone_excess =
+        std::max(summary.max_friction_cone_excess, report.friction_cone_excess);
     if (report.status == stepper::StepStatus::kIterationCap) {
       if (summary.unconverged_steps++ == 0) {
         summary.status = stepper::StepStatus::kIterationCap;

@@ -20,6 +20,9 @@ struct RunSummary {
   double mean_factorizations = 0.0;  // of them, those that factored the QP's matrices, per step
   double max_constraint_violation = 0.0;  // max over steps of StepReport::max_violation
   long unconverged_steps = 0;             // steps that hit the iteration cap
+  // max over steps of StepReport::friction_cone_excess (0 without friction): how far friction
+  // went beyond Coulomb's disk at a corner of its box, relative to the bound
+  double max_friction_cone_excess = 0.0;
   stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status
   std::string message;                                           // the first problem, if any
 

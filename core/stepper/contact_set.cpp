@@ -331,4 +331,17 @@ double ContactSet::friction_error(const Eigen::VectorXd& mass,
   return error;
 }
 
+double ContactSet::friction_cone_excess(const Eigen::VectorXd& mass,
+                                        double negligible_displacement) const {
+  double excess = 0.0;
+  for (std::size_t f = 0; f < m_friction.size() && f < m_friction_forces.size(); ++f) {
+    const FrictionRows& rows = m_friction[f];
+    const double beyond = m_friction_forces[f].norm() - rows.bound;
+    if (rows.bound > 0.0 &&
+        beyond > mass[m_free_index[3 * (rows.key % m_points)]] * negligible_displacement)
+      excess = std::max(excess, beyond / rows.bound);
+  }
+  return excess;
+}
+
 }  // namespace clothfit::stepper

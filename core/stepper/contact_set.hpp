@@ -106,6 +106,13 @@ class ContactSet {
   // not count. 0 when friction matches the normal forces.
   double friction_error(const Eigen::VectorXd& mass, double negligible_displacement) const;
 
+  // After record(): how far the recorded QP's friction forces lie outside Coulomb's disk with the
+  // bounds that QP had, max over the contacts of ‖(σ1, σ2)‖/b − 1 (0 when none does). The box
+  // |σ_a| ≤ b allows up to √2 − 1 = 0.414, at a corner (both rows at their bound), which
+  // friction_error does not see: it checks each row against b. Excesses that would move their node
+  // by less than `negligible_displacement` (as in friction_error) do not count.
+  double friction_cone_excess(const Eigen::VectorXd& mass, double negligible_displacement) const;
+
   // Rows active in the last recorded solution, and of them the node contacts that held (no slip:
   // friction within its bound).
   int active_count() const { return static_cast<int>(m_active_keys.size()); }

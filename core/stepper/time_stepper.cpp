@@ -341,6 +341,8 @@ StepReport TimeStepper::project() {
                 0.0);
       if (m_contacts) {
         report.friction_error = m_contacts->friction_error(m_qp.mass, options.increment_tolerance);
+        report.friction_cone_excess =
+            m_contacts->friction_cone_excess(m_qp.mass, options.increment_tolerance);
         m_contacts->begin_corrections();
       }
     }
@@ -360,8 +362,11 @@ StepReport TimeStepper::project() {
     // with it above StepperOptions::friction_tolerance only when that is +∞ (the default). Read
     // only where the step can end here: the increments allow it, or the iteration cap. (In the
     // Gauss–Newton fallback: read at the switch, from the last Newton QP.)
-    if (m_contacts && newton && (may_stop || iteration == options.max_iterations))
+    if (m_contacts && newton && (may_stop || iteration == options.max_iterations)) {
       report.friction_error = m_contacts->friction_error(m_qp.mass, options.increment_tolerance);
+      report.friction_cone_excess =
+          m_contacts->friction_cone_excess(m_qp.mass, options.increment_tolerance);
+    }
     double min_contact = std::numeric_limits<double>::infinity();
     if (m_contacts) {
       // A QP that keeps the factorised ∇C keeps the contact rows' ∇h too (ContactSet).

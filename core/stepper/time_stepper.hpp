@@ -73,6 +73,10 @@ struct StepReport {
   // exerts its bound without a normal force. 0 without obstacles. A step finished by the
   // Gauss–Newton fallback reports its last Newton QP's (the corrections have no friction rows).
   double friction_error = 0.0;
+  // How far the same QP's friction forces lie outside Coulomb's disk with its bounds
+  // (ContactSet::friction_cone_excess): up to √2 − 1 where a contact slid at a corner of its
+  // friction box. 0 without obstacles.
+  double friction_cone_excess = 0.0;
   // Self-collisions and the stick (CollisionSet), when the model has them:
   int collision_rows = 0;         // pairs in the step's collision set (observation set)
   int active_collision_rows = 0;  // collision and stick rows active at the end of the step

@@ -47,7 +47,8 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   EXPECT_EQ(summary["status"], "converged");
   EXPECT_DOUBLE_EQ(summary["simulated_seconds"].get<double>(), 0.2);
   EXPECT_GT(summary["q"].get<double>(), 0.0);
-  for (const char* key : {"wall_seconds", "mean_iterations", "max_constraint_violation"}) {
+  for (const char* key : {"wall_seconds", "mean_iterations", "max_constraint_violation",
+                          "max_friction_cone_excess"}) {
     EXPECT_TRUE(summary.contains(key)) << key;
   }
   // Every step factors at least once (the first step has nothing to reuse), and never more often
@@ -59,7 +60,7 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   std::getline(steps, header);
   EXPECT_EQ(header,
             "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment,"
-            "friction_error");
+            "friction_error,friction_cone_excess");
   // 21 frames (the initial state and 20 steps) × 63 nodes + the header, every number as printf's
   // %.9g writes it (nine significant digits, no trailing zeros).
   std::ifstream trajectory(out / "trajectory.csv");

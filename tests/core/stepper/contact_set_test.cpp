@@ -288,6 +288,35 @@ TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
   EXPECT_NEAR(c.contacts->friction_error(c.problem.mass, 1e-5), 1.0, 1e-12);
 }
 
+// Each friction row is within its bound b, but the two together may exert up to √2 b: the box is
+// Coulomb's disk only along t1. friction_cone_excess measures by how much a contact's force
+// ‖(σ1, σ2)‖ exceeds b.
+TEST(ContactSet, FrictionConeExcessMeasuresForcesOutsideTheDisk) {
+  FloorContact c;
+  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  const double gamma = 2e-2, bound = 0.5 * gamma;  // μ = 0.5, unit normal, mass 1 per variable
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  EXPECT_EQ(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), 0.0);  // no friction rows yet
+  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  const double corner = std::sqrt(2.0) - 1.0;
+  c.contacts->record(c.solution(gamma, bound, 0.0));  // sliding along t1: on the disk
+  EXPECT_EQ(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), 0.0);
+  c.contacts->record(c.solution(gamma, 0.6 * bound, -0.6 * bound));  // holding, inside it
+  EXPECT_EQ(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), 0.0);
+  c.contacts->record(c.solution(gamma, -bound, 0.3 * bound));  // sliding, t2 holding at 0.3 b
+  EXPECT_NEAR(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), std::hypot(1.0, 0.3) - 1.0,
+              1e-12);
+  c.contacts->record(c.solution(gamma, bound, -bound));  // a corner of the box
+  EXPECT_NEAR(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), corner, 1e-12);
+  // The corner's excess force, 0.414 b = 4.1e-3, moves a node of mass 1 by less than 1 cm.
+  EXPECT_EQ(c.contacts->friction_cone_excess(c.problem.mass, 1e-2), 0.0);
+  // Measured against the bounds the QP had, not the normal forces it found (friction_error's).
+  c.contacts->record(c.solution(2.0 * gamma, bound, bound));
+  EXPECT_NEAR(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), corner, 1e-12);
+}
+
 // The Gauss–Newton fallback's corrections (ContactSet::begin_corrections): no friction rows, and
 // the last Newton QP's normal impulses and friction kept for the contacts that stay active — the
 // next step's first QP gets that QP's friction bound and warm start, not a correction's.
