@@ -58,6 +58,10 @@ struct FloorContact {
     }
   }
 
+  // A step from φⁿ over 10 ms, and its rows at φ_j (the friction bounds all the way to μγ‖∇h‖).
+  void begin_step() { contacts->begin_step(phi_n, 0.0, 0.01, 0.01); }
+  double assemble() { return contacts->assemble(phi_j, 1.0, kCurrent, &problem, &start); }
+
   // A solution with every contact row active at normal impulse `gamma` and the friction rows'
   // multipliers `sigma` (per pair: t1, t2).
   qp::QpSolution solution(double gamma, double sigma1, double sigma2) const {
@@ -77,15 +81,15 @@ struct FloorContact {
 
 TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) {
   FloorContact c;
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   ASSERT_EQ(c.problem.num_inequalities(), 4);
   EXPECT_EQ(c.problem.num_pinned(), 0);  // no friction before a normal impulse
   const double gamma = 2e-4;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
 
   // Friction rows now, bound μγ (unit normal); none slid yet: all start holding.
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const double bound = 0.5 * gamma;
   EXPECT_DOUBLE_EQ(c.problem.pinned_bound_of(0), bound);
@@ -96,7 +100,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   // The QP ended with every contact sliding at a corner of its box (+b along t1, −b along t2):
   // the next QP of the same step starts both rows there.
   c.contacts->record(c.solution(gamma, bound, -bound));
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_EQ(c.start.pinned_at_bound[2 * f], 1) << "contact " << f;
@@ -105,7 +109,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
 
   // Sliding along t1 only (t2 within its bound): t2 starts holding.
   c.contacts->record(c.solution(gamma, -bound, 0.3 * bound));
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   for (int f = 0; f < 4; ++f) {
     EXPECT_EQ(c.start.pinned_at_bound[2 * f], -1) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
@@ -114,7 +118,7 @@ TEST(ContactSet, SlidingContactsStartTheNextQpOfTheStepWhereTheirFrictionEnded) 
   // A new step chooses a new basis, t1 against the slip. A contact that ended within its box
   // along t2 starts with t1 at its bound only.
   c.contacts->begin_step(c.phi_n, 0.01, 0.02, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.start.pinned_at_bound.size(), 8u);
   for (int f = 0; f < 4; ++f) {
     EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
@@ -159,12 +163,12 @@ TEST(ContactSet, CornerStartSurvivesTheNormalTurningWithinAStep) {
   obstacles::SphereGeometry sphere;
   sphere.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
   FloorContact c(std::make_shared<obstacles::Sphere>(sphere, FloorContact::options()));
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   ASSERT_EQ(c.problem.num_inequalities(), 4);
   const double gamma = 2e-4;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const double bound = c.problem.pinned_bound_of(0);
   EXPECT_NEAR(bound, 0.5 * gamma, 1e-15);  // signed distance: ‖∇h‖ = 1
@@ -190,11 +194,11 @@ TEST(ContactSet, KeptLinearisationKeepsTheRowsAndCorrectsTheLinearTerm) {
   geometry.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
   const auto sphere = std::make_shared<obstacles::Sphere>(geometry, FloorContact::options());
   FloorContact c(sphere);
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   const double gamma = 2e-4;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_inequalities(), 4);
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const Eigen::MatrixXd rows = c.problem.inequality_jacobian.toDense();
@@ -260,8 +264,8 @@ TEST(ContactSet, KeptLinearisationKeepsTheRowsAndCorrectsTheLinearTerm) {
 
 TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
   FloorContact c;
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   const double gamma = 2e-4, bound = 0.5 * gamma;  // μ = 0.5, unit normal, mass 1 per variable
   // Four active contacts and no friction rows yet: friction missing (its bound μγ = 1e-4 would
   // move a node by 1e-4 m, more than the 1e-5 m the check is told to ignore).
@@ -270,7 +274,7 @@ TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
   EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-3), 0.0);  // negligible at 1 mm
 
   // Rows with bound μγ. Sliding at the bound along t1, holding along t2, same γ: Coulomb.
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 8);
   c.contacts->record(c.solution(gamma, bound, 0.3 * bound));
   EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-5), 0.0);
@@ -293,12 +297,12 @@ TEST(ContactSet, FrictionErrorComparesTheQpsFrictionWithItsNormalForces) {
 // ‖(σ1, σ2)‖ exceeds b.
 TEST(ContactSet, FrictionConeExcessMeasuresForcesOutsideTheDisk) {
   FloorContact c;
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   const double gamma = 2e-2, bound = 0.5 * gamma;  // μ = 0.5, unit normal, mass 1 per variable
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
   EXPECT_EQ(c.contacts->friction_cone_excess(c.problem.mass, 1e-5), 0.0);  // no friction rows yet
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 8);
   const double corner = std::sqrt(2.0) - 1.0;
   c.contacts->record(c.solution(gamma, bound, 0.0));  // sliding along t1: on the disk
@@ -322,16 +326,16 @@ TEST(ContactSet, FrictionConeExcessMeasuresForcesOutsideTheDisk) {
 // next step's first QP gets that QP's friction bound and warm start, not a correction's.
 TEST(ContactSet, CorrectionsHaveNoFrictionRowsAndKeepTheNewtonImpulses) {
   FloorContact c;
-  c.contacts->begin_step(c.phi_n, 0.0, 0.01, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.begin_step();
+  c.assemble();
   const double gamma = 2e-4, bound = 0.5 * gamma;
   c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 8);
   c.contacts->record(c.solution(gamma, bound, 0.0));  // the last Newton QP: sliding along t1
 
   c.contacts->begin_corrections();
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   EXPECT_EQ(c.problem.num_inequalities(), 4);  // the contact rows stay
   EXPECT_EQ(c.problem.num_pinned(), 0);
   EXPECT_TRUE(c.start.pinned_at_bound.empty());
@@ -341,13 +345,13 @@ TEST(ContactSet, CorrectionsHaveNoFrictionRowsAndKeepTheNewtonImpulses) {
   correction.active_inequalities.pop_back();
   c.contacts->record(correction);
   EXPECT_EQ(c.contacts->active_count(), 3);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   EXPECT_EQ(c.problem.num_pinned(), 0);
 
   // The next step: friction rows again, for the three contacts still active, with the Newton
   // QP's bound, and each t1 row starting at its bound (it slid).
   c.contacts->begin_step(c.phi_n, 0.01, 0.02, 0.01);
-  c.contacts->assemble(c.phi_j, 1.0, kCurrent, &c.problem, &c.start);
+  c.assemble();
   ASSERT_EQ(c.problem.num_pinned(), 6);
   for (int r = 0; r < 6; ++r)
     EXPECT_DOUBLE_EQ(c.problem.pinned_bound_of(r), bound) << "row " << r;
