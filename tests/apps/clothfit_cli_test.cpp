@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -51,6 +52,8 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
                           "max_friction_cone_excess"}) {
     EXPECT_TRUE(summary.contains(key)) << key;
   }
+  EXPECT_EQ(summary["max_friction_cone_excess"].get<double>(), 0.0);  // no obstacle
+  EXPECT_EQ(r.output.find("friction beyond"), std::string::npos) << r.output;
   // Every step factors at least once (the first step has nothing to reuse), and never more often
   // than it iterates.
   EXPECT_GT(summary["mean_factorizations"].get<double>(), 0.0);
@@ -164,6 +167,21 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
       run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=-1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_NE(negative.output.find("--mu"), std::string::npos) << negative.output;
+}
+
+// Where contacts slide at a corner of their friction box, the run says so (README "Friction").
+TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
+  const auto out = scratch("simulate_cone");
+  const Result r =
+      run("simulate " + (testing::source_dir() / "datasets/examples/cylinder.json").string() +
+          " --out " + out.string() + " --duration 0.3 --quiet");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream summary_file(out / "summary.json");
+  const double excess =
+      nlohmann::json::parse(summary_file)["max_friction_cone_excess"].get<double>();
+  EXPECT_GT(excess, 0.3);  // the sheet lands at 0.11 s and slides: 0.414, a corner
+  EXPECT_LE(excess, std::sqrt(2.0) - 1.0 + 1e-12);
+  EXPECT_NE(r.output.find("friction beyond its disk"), std::string::npos) << r.output;
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
