@@ -234,12 +234,12 @@ int run_simulate_command(int argc, char** argv) {
             << "q (wall / simulated)     " << run.q << "\n"
             << "mean iterations / step   " << run.mean_iterations << " (" << run.mean_factorizations
             << " factorisations)\n"
-            << "max constraint violation " << run.max_constraint_violation << "\n"
-            << (run.max_friction_cone_excess > 0.0
-                    ? "friction beyond its disk " + std::to_string(run.max_friction_cone_excess) +
-                          " (max over steps, of the bound: corners of the friction box)\n"
-                    : std::string())
-            << "status                   " << to_string(run.status)
+            << "max constraint violation " << run.max_constraint_violation << "\n";
+  if (run.max_friction_cone_excess > 0.0) {
+    std::cout << "friction beyond its disk " << run.max_friction_cone_excess
+              << " (max over steps, of the bound: corners of the friction box)\n";
+  }
+  std::cout << "status                   " << to_string(run.status)
             << (run.message.empty() ? "" : " (" + run.message + ")") << "\n"
             << "written                  " << (out / "trajectory.csv").string() << ", "
             << (out / "steps.csv").string() << ", " << (out / "summary.json").string()

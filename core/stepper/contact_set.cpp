@@ -297,18 +297,20 @@ void ContactSet::record(const qp::QpSolution& solution) {
   }
 }
 
+double ContactSet::negligible_force(int key, const Eigen::VectorXd& mass,
+                                    double negligible_displacement) const {
+  return mass[m_free_index[3 * (key % m_points)]] * negligible_displacement;
+}
+
 double ContactSet::friction_error(const Eigen::VectorXd& mass,
                                   double negligible_displacement) const {
   // A force error that would move its node by less than negligible_displacement does not count.
-  const auto negligible = [&](int point) {
-    return mass[m_free_index[3 * point]] * negligible_displacement;
-  };
   double error = 0.0;
   for (std::size_t f = 0; f < m_friction.size() && f < m_friction_forces.size(); ++f) {
     const FrictionRows& rows = m_friction[f];
     const double target = rows.bound_per_impulse * m_impulse[rows.key];
     const double scale = std::max(rows.bound, target);
-    const double floor = negligible(rows.key % m_points);
+    const double floor = negligible_force(rows.key, mass, negligible_displacement);
     // A row at its bound exerts b, which must be μγ‖∇h‖; a holding row's force only must not
     // exceed that.
     for (int a = 0; a < 2; ++a) {
@@ -325,7 +327,8 @@ double ContactSet::friction_error(const Eigen::VectorXd& mass,
     if (point >= n || m_bound_qp[k] == m_recorded)
       continue;
     const double mu = m_obstacles[k / m_points]->friction_coefficient();
-    if (mu * m_impulse[k] * m_kept_gradient[k].norm() > negligible(point))
+    if (mu * m_impulse[k] * m_kept_gradient[k].norm() >
+        negligible_force(k, mass, negligible_displacement))
       return 1.0;  // an active contact without friction rows
   }
   return error;
@@ -337,8 +340,7 @@ double ContactSet::friction_cone_excess(const Eigen::VectorXd& mass,
   for (std::size_t f = 0; f < m_friction.size() && f < m_friction_forces.size(); ++f) {
     const FrictionRows& rows = m_friction[f];
     const double beyond = m_friction_forces[f].norm() - rows.bound;
-    if (rows.bound > 0.0 &&
-        beyond > mass[m_free_index[3 * (rows.key % m_points)]] * negligible_displacement)
+    if (rows.bound > 0.0 && beyond > negligible_force(rows.key, mass, negligible_displacement))
       excess = std::max(excess, beyond / rows.bound);
   }
   return excess;

@@ -130,6 +130,10 @@ class ContactSet {
     Eigen::Vector3d t1, t2;    // tangent basis of the two rows
   };
   int key(int obstacle, int point) const { return obstacle * m_points + point; }
+  // The force on the point of `key` that would move it by negligible_displacement (m) within the
+  // step (mass: the QP's per variable): smaller force errors do not count in the friction checks.
+  double negligible_force(int key, const Eigen::VectorXd& mass,
+                          double negligible_displacement) const;
   // The contact slid in the last QP: one of its friction rows ended at its bound.
   bool slid(int k) const { return m_row_at_bound[k][0] != 0 || m_row_at_bound[k][1] != 0; }
 
