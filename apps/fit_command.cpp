@@ -167,6 +167,8 @@ int run_fit_command(int argc, char** argv) {
           *progress << "fit: reading " << scenario.recording_path << "\n";
         const mocap::Take take = fitting::load_take(scenario);
         setup = fitting::build_recording_setup(scenario, take);
+        if (const std::string warning = fitting::initial_state_warning(*setup); !warning.empty())
+          std::cerr << "clothfit fit: warning: " << warning << "\n";
         if (!scenario.truth_path.empty()) {
           const nlohmann::json t = read_json_file(scenario.truth_path);
           if (t.contains("parameters"))

@@ -87,6 +87,8 @@ int run_sweep_command(int argc, char** argv) {
         base = fitting::parse_parameter_values(at, scenario.parameters, base);
       const mocap::Take take = fitting::load_take(scenario);
       setup = fitting::build_recording_setup(scenario, take);
+      if (const std::string warning = fitting::initial_state_warning(*setup); !warning.empty())
+        std::cerr << "clothfit sweep: warning: " << warning << "\n";
     });
   } catch (const std::invalid_argument& e) {
     return usage_error("sweep", e.what());

@@ -216,6 +216,8 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   j["threads"] = fit.threads;
   j["termination"] = fit.termination;
   j["initial_projection_m"] = setup.initial_projection_m;
+  j["initial_marker_offset_m"] = setup.initial_marker_offset_m;
+  j["initial_marker_offset_marker"] = setup.initial_marker_offset_name;
   j["marker_gaps"] = setup.marker_gaps;
   j["initial_settling"] = setup.initial_settling;
   return j;

@@ -1,6 +1,7 @@
 #include "fitting/recording_setup.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/io/input_error.hpp"
 #include "core/mesh/quad_mesh.hpp"
@@ -185,7 +186,29 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
     setup.initial_projection_m = projected.moved_m;
   }
   setup.initial_settling = settled.message.empty() ? "settled" : settled.message;
+  for (std::size_t c = 0; c < cells; ++c) {
+    const double offset = (setup.initial_positions.segment<3>(3 * setup.marker_nodes[c]) -
+                           markers.row(static_cast<Eigen::Index>(c)).transpose())
+                              .norm();
+    if (offset > setup.initial_marker_offset_m) {
+      setup.initial_marker_offset_m = offset;
+      setup.initial_marker_offset_name = layout.names[c];
+    }
+  }
   return setup;
+}
+
+std::string initial_state_warning(const RecordingSetup& setup) {
+  if (!(setup.initial_marker_offset_m > kInitialMarkerOffsetWarning_m))
+    return {};
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "the simulation starts %.1f cm from marker %s's recorded position: the first "
+                "frame's sheet is folded or bunched between markers, and the initial state "
+                "(an inextensible sheet through the markers) had to move them apart; the "
+                "fitted parameters may be biased (README, Initial state)",
+                100.0 * setup.initial_marker_offset_m, setup.initial_marker_offset_name.c_str());
+  return text;
 }
 
 }  // namespace clothfit::fitting

@@ -41,6 +41,12 @@ struct RecordingSetup {
   Eigen::VectorXd initial_positions;  // (3N) φ⁰, m
   double initial_projection_m = 0.0;  // largest node move of the initial projection, m
   std::string initial_settling;       // how the settling between the markers ended
+  // How far the initial state's marker nodes ended from the first frame's recorded markers: the
+  // largest distance (m) and that marker's name. A few millimetres where the markers resolve the
+  // sheet; centimetres where the recorded sheet is folded or bunched between two markers and the
+  // projection made the mesh's nodes there meet their rest lengths by moving markers apart.
+  double initial_marker_offset_m = 0.0;
+  std::string initial_marker_offset_name;
 
   Eigen::Map<const Eigen::MatrixX3d, 0, Eigen::Stride<1, 3>> recorded(std::size_t frame) const {
     return {recorded_m.data() + 3 * frame * marker_nodes.size(),
@@ -54,5 +60,14 @@ struct RecordingSetup {
 // take, too few frames, a held marker gap that cannot be filled, an initial state that cannot be
 // projected).
 RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mocap::Take& take);
+
+// Above this initial_marker_offset_m the fit and sweep commands warn that the simulation starts
+// away from the recording (2 cm: twenty times a capture's marker noise; the bundled recordings
+// start within 1.2 cm but for the table drag, 6.9 cm).
+inline constexpr double kInitialMarkerOffsetWarning_m = 0.02;
+
+// The warning for a setup whose initial state starts more than kInitialMarkerOffsetWarning_m from
+// a recorded marker, else empty.
+std::string initial_state_warning(const RecordingSetup& setup);
 
 }  // namespace clothfit::fitting

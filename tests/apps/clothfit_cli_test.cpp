@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "mocap/motive_csv_writer.hpp"
+#include "mocap/take.hpp"
 #include "support/run_clothfit.hpp"
 
 namespace clothfit::apps {
@@ -182,6 +184,43 @@ TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
   EXPECT_GT(excess, 0.3);  // the sheet lands at 0.11 s and slides: 0.414, a corner
   EXPECT_LE(excess, std::sqrt(2.0) - 1.0 + 1e-12);
   EXPECT_NE(r.output.find("friction beyond its disk"), std::string::npos) << r.output;
+}
+
+// A recording whose sheet is bunched up between two rows of markers at its first frame: the
+// initial state cannot follow it without moving markers, and fit and sweep say so (README,
+// Initial state). The same sheet lying flat gets no warning.
+TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
+  const auto dir = scratch("sweep_fold");
+  for (const bool fold : {false, true}) {
+    std::vector<mocap::MarkerInfo> markers;
+    std::vector<double> frame;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        markers.push_back({std::string(1, char('A' + i)) + char('1' + j), "", {}});
+        frame.insert(frame.end(), {0.1 * j, fold && i == 2 ? -0.15 : -0.1 * i, 1.0});
+      }
+    }
+    std::vector<double> positions;
+    for (int f = 0; f < 3; ++f)
+      positions.insert(positions.end(), frame.begin(), frame.end());
+    const std::string name = fold ? "folded" : "flat";
+    mocap::write_motive_csv(mocap::Take({}, 100.0, 0, 3, markers, positions),
+                            dir / (name + ".csv"));
+    std::ofstream(dir / (name + ".json")) << R"({"recording": ")" << name << R"(.csv",
+      "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+      "layout": {"rows": 3, "columns": 3,
+                 "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
+      "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}})";
+    const Result r = run("sweep " + (dir / (name + ".json")).string() +
+                         " --vary alpha=0.2:0.3:0.1 --quiet --out " + (dir / name).string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const bool warned =
+        r.output.find("clothfit sweep: warning: the simulation starts") != std::string::npos;
+    EXPECT_EQ(warned, fold) << r.output;
+    if (fold) {
+      EXPECT_NE(r.output.find("from marker C"), std::string::npos) << r.output;
+    }
+  }
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {

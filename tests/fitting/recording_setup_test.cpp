@@ -1,0 +1,59 @@
+// The initial state of a recording's simulation: how far it starts from the first frame's
+// markers, and the warning when a fold between two markers moved them apart.
+#include "fitting/recording_setup.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace clothfit::fitting {
+namespace {
+
+// A 0.2 × 0.2 m sheet with 3 × 3 markers (0.1 m apart), lying flat and still at z = 1 m, held
+// by A1 and A3. With `fold`, the last row of markers lies 5 cm from the middle one instead of
+// 10 cm: the cloth between them is bunched up, as on a table.
+RecordingSetup flat_sheet_setup(bool fold) {
+  const RecordingScenario scenario = parse_recording_scenario(nlohmann::json::parse(R"({
+    "recording": "take.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 3, "columns": 3,
+               "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}
+  })"),
+                                                              "dir/s.json");
+  std::vector<mocap::MarkerInfo> markers;
+  std::vector<double> frame;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      markers.push_back({std::string(1, char('A' + i)) + char('1' + j), "", {}});
+      const double y = fold && i == 2 ? -0.15 : -0.1 * i;
+      frame.insert(frame.end(), {0.1 * j, y, 1.0});
+    }
+  }
+  std::vector<double> positions = frame;
+  positions.insert(positions.end(), frame.begin(), frame.end());
+  const mocap::Take take({}, 100.0, 0, 2, markers, positions);
+  return build_recording_setup(scenario, take);
+}
+
+TEST(RecordingSetup, AFlatSheetStartsOnItsMarkers) {
+  const RecordingSetup setup = flat_sheet_setup(false);
+  EXPECT_LT(setup.initial_marker_offset_m, 1e-4);
+  EXPECT_EQ(initial_state_warning(setup), "");
+}
+
+TEST(RecordingSetup, AFoldBetweenMarkersIsMeasuredAndWarnedAbout) {
+  const RecordingSetup setup = flat_sheet_setup(true);
+  // The inextensible sheet through the markers cannot bunch up between two of them on this mesh
+  // without moving them: the folded row ends centimetres from where it was recorded.
+  EXPECT_GT(setup.initial_marker_offset_m, kInitialMarkerOffsetWarning_m);
+  EXPECT_LT(setup.initial_marker_offset_m, 0.06);
+  EXPECT_EQ(setup.initial_marker_offset_name.substr(0, 1), "C");
+  const std::string warning = initial_state_warning(setup);
+  EXPECT_NE(warning.find("marker " + setup.initial_marker_offset_name), std::string::npos)
+      << warning;
+  EXPECT_NE(warning.find("folded or bunched"), std::string::npos) << warning;
+}
+
+}  // namespace
+}  // namespace clothfit::fitting
