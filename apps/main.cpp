@@ -2,6 +2,8 @@
 // parameters. This file only dispatches to the sub-commands.
 #include <cstring>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string_view>
 
 #include "apps/commands.hpp"
@@ -51,8 +53,19 @@ int main(int argc, char** argv) {
     return clothfit::apps::kExitOk;
   }
   for (const Command& c : kCommands) {
-    if (name == c.name)
+    if (name != c.name)
+      continue;
+    // The commands report bad input themselves; what reaches here is a run that could not go on
+    // (memory, or a defect): said in one line, with the failed run's exit code, not an abort.
+    try {
       return c.run(argc - 1, argv + 1);
+    } catch (const std::bad_alloc&) {
+      std::cerr << "clothfit " << c.name << ": out of memory (is the mesh or the run too large?)\n";
+    } catch (const std::exception& e) {
+      std::cerr << "clothfit " << c.name << ": stopped by an unexpected error: " << e.what()
+                << "\n";
+    }
+    return clothfit::apps::kExitFailedRun;
   }
   std::cerr << "clothfit: unknown command '" << name << "'\n\n";
   print_usage(std::cerr);

@@ -19,8 +19,11 @@ struct CommandResult {
 };
 
 // Runs `clothfit <arguments>` (a shell command line: quote paths with spaces).
-inline CommandResult run_clothfit(const std::string& arguments) {
-  const std::string command = (binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
+// `shell_prefix` runs first in the same shell (e.g. "ulimit -v 300000;").
+inline CommandResult run_clothfit(const std::string& arguments,
+                                  const std::string& shell_prefix = "") {
+  const std::string command =
+      shell_prefix + (binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr)
