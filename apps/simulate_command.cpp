@@ -164,7 +164,7 @@ int run_simulate_command(int argc, char** argv) {
       iterations << '\n';
     };
   }
-  const long total_steps = std::lround(scenario.duration / scenario.model.options.time_step);
+  const long total_steps = scenario.step_count();
   long frame = 0;
   auto last_progress = std::chrono::steady_clock::now();
   const auto observer = [&](const stepper::SimulationState& state,

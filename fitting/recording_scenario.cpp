@@ -6,6 +6,7 @@
 
 #include "core/forces/cloth_material.hpp"
 #include "core/io/json_object.hpp"
+#include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/obstacle_json.hpp"
 #include "mocap/motive_csv_reader.hpp"
 
@@ -185,7 +186,7 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
   }
   if (s.layout.rows < 2 || s.layout.columns < 2)
     root.fail("layout", "expected a marker grid of at least 2 × 2 markers");
-  s.refinement = root.integer("refinement", 2, Range::at_least(1));
+  s.refinement = parse_refinement(root, "refinement", 2, s.layout);
 
   if (root.has("held")) {
     const std::size_t n = root.array_size("held");
@@ -248,6 +249,20 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
 
 RecordingScenario load_recording_scenario(const std::string& path) {
   return parse_recording_scenario(read_json_file(path), path);
+}
+
+int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
+                     const mocap::MarkerLayout& layout) {
+  const int k = o.integer(key, fallback, Range::at_least(1));
+  const double nodes = (static_cast<double>(k) * (layout.rows - 1) + 1) *
+                       (static_cast<double>(k) * (layout.columns - 1) + 1);
+  if (nodes > static_cast<double>(mesh::kMaxGridNodes)) {
+    o.fail(key, "expected at most " + std::to_string(mesh::kMaxGridNodes) + " mesh nodes, found " +
+                    format_number(nodes) + " with " + std::to_string(k) + " on the " +
+                    std::to_string(layout.rows) + " × " + std::to_string(layout.columns) +
+                    " marker grid");
+  }
+  return k;
 }
 
 mocap::Take load_take(const RecordingScenario& scenario) {

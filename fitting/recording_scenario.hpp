@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/json_object.hpp"
 #include "core/stepper/simulation_model.hpp"
 #include "fitting/model_parameters.hpp"
 #include "mocap/gap_filling.hpp"
@@ -78,6 +79,11 @@ struct RecordingScenario {
 
 RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std::string& path);
 RecordingScenario load_recording_scenario(const std::string& path);
+
+// Reads `key` of `o`: how many times the mesh refines the marker grid (≥ 1), checked to keep the
+// mesh within mesh::kMaxGridNodes nodes.
+int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
+                     const mocap::MarkerLayout& layout);
 
 // Reads the scenario's take (errors are mocap::MocapInputError naming the take file).
 mocap::Take load_take(const RecordingScenario& scenario);

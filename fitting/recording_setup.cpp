@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "core/io/input_error.hpp"
+#include "core/io/json_object.hpp"
 #include "core/mesh/quad_mesh.hpp"
+#include "core/scenario/scenario.hpp"
 #include "fitting/error_metrics.hpp"
 #include "fitting/initial_state.hpp"
 #include "mocap/gap_filling.hpp"
@@ -108,6 +110,10 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
     fail(scenario, "solver.time_step",
          "expected the frame interval (" + std::to_string(setup.frame_interval_s) +
              " s) divided by a whole number");
+  if (ratio * static_cast<double>(frames) > static_cast<double>(scenario::kMaxSteps))
+    fail(scenario, "solver.time_step",
+         "expected at most " + std::to_string(scenario::kMaxSteps) + " steps over the " +
+             std::to_string(frames) + " frames, found " + format_number(ratio * frames));
   setup.model.obstacles = scenario.obstacles;
   scenario.parameters.apply(scenario.parameters.start_values(), &setup.model);
 

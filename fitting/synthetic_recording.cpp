@@ -10,6 +10,7 @@
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
 #include "core/mesh/quad_mesh.hpp"
+#include "core/scenario/scenario.hpp"
 #include "core/stepper/time_stepper.hpp"
 #include "fitting/marker_corruption.hpp"
 #include "fitting/parameter_sweep.hpp"
@@ -146,9 +147,16 @@ SynthSettings parse_synth_settings(const RecordingScenario& scenario) {
   SynthSettings s;
   s.duration_s = o.number("duration", Range::positive());
   s.frame_rate_hz = o.number("frame_rate", s.frame_rate_hz, Range::positive());
-  s.refinement = o.integer("refinement", std::max(4, 2 * scenario.refinement), Range::at_least(1));
+  s.refinement =
+      parse_refinement(o, "refinement", std::max(4, 2 * scenario.refinement), scenario.layout);
   s.substeps = o.integer("substeps", s.substeps, Range::at_least(1));
   s.settle_s = o.number("settle", s.settle_s, Range::positive());
+  const double steps = (s.settle_s + s.duration_s) * s.frame_rate_hz * s.substeps;
+  if (!(steps <= static_cast<double>(scenario::kMaxSteps))) {
+    o.fail("duration", "expected at most " + std::to_string(scenario::kMaxSteps) +
+                           " steps ((settle + duration) × frame_rate × substeps), found " +
+                           format_number(steps));
+  }
   s.noise_m = o.number("noise", s.noise_m, Range::non_negative());
   s.gap_rate_hz = o.number("gap_rate", s.gap_rate_hz, Range::non_negative());
   s.occlusion_rate_hz = o.number("occlusion_rate", s.occlusion_rate_hz, Range::non_negative());

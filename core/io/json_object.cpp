@@ -7,13 +7,13 @@
 
 namespace clothfit {
 
-namespace {
-
 std::string format_number(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
+
+namespace {
 
 std::string type_name(const nlohmann::json& j) {
   if (j.is_null())

@@ -84,6 +84,9 @@ class JsonObject {
   std::string m_path;
 };
 
+// A number as error messages print it (the shortest form a stream gives, e.g. 1e+12).
+std::string format_number(double v);
+
 // Parses a JSON file; syntax errors become InputError with line and column.
 nlohmann::json read_json_file(const std::string& path);
 

@@ -85,6 +85,11 @@ QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {
     throw InputError(InputLocation{},
                      "a grid needs width > 0, height > 0 and at least 2 × 2 nodes");
   }
+  if (static_cast<long>(nodes_x) * nodes_y > kMaxGridNodes) {
+    throw InputError(InputLocation{}, "a grid may have at most " + std::to_string(kMaxGridNodes) +
+                                          " nodes, not " + std::to_string(nodes_x) + " × " +
+                                          std::to_string(nodes_y));
+  }
   QuadMesh mesh;
   mesh.grid_columns = nodes_x;
   mesh.grid_rows = nodes_y;

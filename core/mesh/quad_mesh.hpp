@@ -42,8 +42,13 @@ struct QuadMesh {
 // quads. Throws InputError (with `source` as the file name) on failure.
 void finalize(QuadMesh& mesh, const std::string& source = "");
 
+// The most nodes a generated grid may have: a million nodes is far beyond what the simulator runs
+// in useful time (49 × 65 takes about a minute per simulated second), and the limit keeps node
+// indices, which are ints, from overflowing.
+inline constexpr long kMaxGridNodes = 1'000'000;
+
 // A width × height rectangle (metres) in the z = 0 plane with nodes_x × nodes_y nodes, x along the
-// width, y along the height, the corner node 0 at the origin.
+// width, y along the height, the corner node 0 at the origin. At most kMaxGridNodes nodes.
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y);
 
 // Rest area of each quad (m²), as half the norm of the cross product of its diagonals.

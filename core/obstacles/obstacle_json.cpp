@@ -25,12 +25,6 @@ std::string format_vector(const Eigen::Vector3d& v) {
   return s.str();
 }
 
-std::string format_number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
 Eigen::Vector3d vector3_or(const JsonObject& o, const std::string& key,
                            const Eigen::Vector3d& fallback) {
   return o.has(key) ? o.vector3(key) : fallback;

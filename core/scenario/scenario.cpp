@@ -17,9 +17,16 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
   const std::string type = m.choice("type", {"grid", "obj"});
   if (type == "grid") {
     m.reject_unknown({"type", "width", "height", "nodes_x", "nodes_y"});
-    return mesh::make_grid_mesh(
-        m.number("width", Range::positive()), m.number("height", Range::positive()),
-        m.integer("nodes_x", Range::at_least(2)), m.integer("nodes_y", Range::at_least(2)));
+    const double width = m.number("width", Range::positive());
+    const double height = m.number("height", Range::positive());
+    const int nodes_x = m.integer("nodes_x", Range::at_least(2));
+    const int nodes_y = m.integer("nodes_y", Range::at_least(2));
+    if (static_cast<long>(nodes_x) * nodes_y > mesh::kMaxGridNodes) {
+      m.fail("nodes_y", "expected at most " + std::to_string(mesh::kMaxGridNodes) +
+                            " nodes in all (nodes_x × nodes_y), found " + std::to_string(nodes_x) +
+                            " × " + std::to_string(nodes_y));
+    }
+    return mesh::make_grid_mesh(width, height, nodes_x, nodes_y);
   }
   m.reject_unknown({"type", "path", "scale"});
   std::filesystem::path obj = m.string("path");
@@ -244,8 +251,24 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   time.reject_unknown({"duration", "time_step"});
   s.duration = time.number("duration", Range::positive());
   s.model.options.time_step = time.number("time_step", 0.01, Range::positive());
-  if (s.model.options.time_step > s.duration) {
-    time.fail("time_step", "expected a time step no longer than the duration");
+  // The run's length: from the file, or from the command line (errors then name the option).
+  const double time_step = s.model.options.time_step;
+  const auto check_steps = [&](double duration, auto&& fail) {
+    if (!(duration >= time_step)) {
+      fail("expected at least one time step (time.time_step = " + format_number(time_step) +
+           " s), found " + format_number(duration) + " s");
+    }
+    if (!(duration / time_step <= static_cast<double>(kMaxSteps))) {
+      fail("expected at most " + std::to_string(kMaxSteps) + " steps of " +
+           format_number(time_step) + " s, found " + format_number(duration / time_step));
+    }
+  };
+  check_steps(s.duration, [&time](const std::string& problem) { time.fail("duration", problem); });
+  if (overrides.duration) {
+    s.duration = *overrides.duration;
+    check_steps(s.duration, [](const std::string& problem) {
+      throw InputError(InputLocation{"", 0, 0, "--duration"}, problem);
+    });
   }
 
   if (root.has("held")) {
@@ -270,9 +293,11 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   }
   if (overrides.qp_solver)
     s.model.options.qp_solver = *overrides.qp_solver;
-  if (overrides.duration)
-    s.duration = *overrides.duration;
   return s;
+}
+
+long Scenario::step_count() const {
+  return std::lround(duration / model.options.time_step);
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrides) {

@@ -20,7 +20,15 @@ struct Scenario {
   Eigen::VectorXd initial_positions;  // (3N) φ at t = 0 (the placed rest shape), m
   double duration = 1.0;              // simulated seconds
   int output_every = 1;               // write every n-th step
+
+  // The run's steps: duration / time_step rounded to the nearest whole number (load_scenario
+  // checks that it is between 1 and kMaxSteps).
+  long step_count() const;
 };
+
+// The most steps a scenario may ask for: beyond it a run would not end in any useful time, and
+// the count would overflow for absurd durations.
+inline constexpr long kMaxSteps = 100'000'000;
 
 // Command-line values that replace the file's.
 struct ScenarioOverrides {

@@ -15,7 +15,7 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   stepper::SimulationState state = stepper.initial_state(scenario.initial_positions);
   if (observer)
     observer(state, nullptr);
-  const long steps = std::lround(scenario.duration / scenario.model.options.time_step);
+  const long steps = scenario.step_count();
   long total_iterations = 0, total_factorizations = 0;
   Clock::duration stepping{};
   double observing = 0.0;  // s, in the iteration observer

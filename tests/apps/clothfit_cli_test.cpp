@@ -252,6 +252,62 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   EXPECT_EQ(run("simulate --qp simplex " + (dir / "bad.json").string() + " --out x").exit_code, 2);
 }
 
+// A run the file or the command line makes absurd is refused before it starts, not run as zero
+// steps (an overflowing step count) or until memory runs out.
+TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
+  const auto dir = scratch("limits");
+  const auto scenario = [&](const std::string& name, const std::string& mesh,
+                            const std::string& time) {
+    std::ofstream(dir / name) << R"({"cloth": {"mesh": {"type": "grid", "width": 1, "height": 1, )"
+                              << mesh << R"(}, "density": 0.1}, "time": {)" << time << "}}";
+    return (dir / name).string();
+  };
+  const std::string ok = scenario("ok.json", R"("nodes_x": 3, "nodes_y": 3)",
+                                  R"("duration": 0.02, "time_step": 0.01)");
+  const auto simulate = [&](const std::string& args) {
+    return run("simulate " + args + " --quiet --out " + (dir / "out").string());
+  };
+  ASSERT_EQ(simulate(ok).exit_code, 0);
+
+  const Result huge_mesh = simulate(
+      scenario("huge_mesh.json", R"("nodes_x": 50000, "nodes_y": 50000)", R"("duration": 0.02)"));
+  EXPECT_EQ(huge_mesh.exit_code, 2);
+  EXPECT_NE(huge_mesh.output.find("cloth.mesh.nodes_y: expected at most 1000000 nodes in all"),
+            std::string::npos)
+      << huge_mesh.output;
+  const Result tiny_step = simulate(scenario("tiny_step.json", R"("nodes_x": 3, "nodes_y": 3)",
+                                             R"("duration": 4, "time_step": 1e-300)"));
+  EXPECT_EQ(tiny_step.exit_code, 2);
+  EXPECT_NE(tiny_step.output.find("time.duration: expected at most 100000000 steps"),
+            std::string::npos)
+      << tiny_step.output;
+  const Result short_file = simulate(scenario("short.json", R"("nodes_x": 3, "nodes_y": 3)",
+                                              R"("duration": 0.01, "time_step": 0.02)"));
+  EXPECT_EQ(short_file.exit_code, 2);
+  EXPECT_NE(short_file.output.find("time.duration: expected at least one time step"),
+            std::string::npos)
+      << short_file.output;
+  for (const char* duration : {"0.001", "inf", "1e300"}) {
+    const Result r = simulate(ok + " --duration " + duration);
+    EXPECT_EQ(r.exit_code, 2) << duration << ": " << r.output;
+    EXPECT_NE(r.output.find("--duration: expected at"), std::string::npos) << r.output;
+  }
+}
+
+// A run that runs out of memory says so and exits with 1 (it aborted with std::bad_alloc). The
+// million-node mesh is within the limits; 300 MB of address space is not enough for its solver.
+TEST(ClothfitCli, RunningOutOfMemoryIsReportedNotAnAbort) {
+  const auto dir = scratch("memory");
+  std::ofstream(dir / "big.json")
+      << R"({"cloth": {"mesh": {"type": "grid", "width": 1, "height": 1, "nodes_x": 1000,)"
+      << R"( "nodes_y": 1000}, "density": 0.1}, "time": {"duration": 0.01}})";
+  const Result r = testing::run_clothfit(
+      "simulate " + (dir / "big.json").string() + " --quiet --out " + (dir / "out").string(),
+      "ulimit -v 300000; ");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("clothfit simulate: out of memory"), std::string::npos) << r.output;
+}
+
 TEST(ClothfitCli, InspectDescribesARealExport) {
   const auto take = testing::shared_dir() / "fixtures/motive/format-1.23-dropout-120hz.csv";
   std::string reason;

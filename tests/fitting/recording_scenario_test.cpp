@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "core/io/input_error.hpp"
+#include "fitting/synthetic_recording.hpp"
+#include "support/recording_scenario_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -89,6 +91,40 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["solver"] = {{"friction_tolerance", -0.1}};
   EXPECT_EQ(error_field(j), "solver.friction_tolerance");
+}
+
+// A refinement whose mesh would pass mesh::kMaxGridNodes (or overflow the node count) is refused
+// where it is written, in the scenario and in its "synth" object.
+TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {
+  nlohmann::json j = minimal();
+  j["refinement"] = 500;  // 501 × 1001 nodes on the 2 × 3 markers
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").refinement, 500);
+  j["refinement"] = 1000;  // 1001 × 2001
+  EXPECT_EQ(error_field(j), "refinement");
+  j["refinement"] = std::numeric_limits<int>::max();
+  EXPECT_EQ(error_field(j), "refinement");
+}
+
+// The same bound on the synthetic recording's own refinement, and its steps bounded by
+// scenario::kMaxSteps (an overflowing count ran no step at all).
+TEST(RecordingScenario, SyntheticRecordingsAreBoundedInMeshAndSteps) {
+  const auto synth_error_field = [](const nlohmann::json& json) -> std::string {
+    const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
+    try {
+      parse_synth_settings(scenario);
+    } catch (const InputError& e) {
+      return e.location().field;
+    }
+    return "(no error)";
+  };
+  nlohmann::json j = testing::din_a2_recording_scenario("bounded", 1.0, 0.5, 1);
+  j["synth"]["refinement"] = 1000;  // 4001 × 3001 nodes on the 5 × 4 markers
+  EXPECT_EQ(synth_error_field(j), "synth.refinement");
+  j = testing::din_a2_recording_scenario("bounded", 1e300, 0.5, 1);
+  EXPECT_EQ(synth_error_field(j), "synth.duration");
+  j = testing::din_a2_recording_scenario("bounded", 1.0, 0.5, 1);
+  j["synth"]["substeps"] = 1'000'000'000;
+  EXPECT_EQ(synth_error_field(j), "synth.duration");
 }
 
 }  // namespace

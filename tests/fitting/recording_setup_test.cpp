@@ -6,21 +6,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/io/input_error.hpp"
+
 namespace clothfit::fitting {
 namespace {
 
 // A 0.2 × 0.2 m sheet with 3 × 3 markers (0.1 m apart), lying flat and still at z = 1 m, held
 // by A1 and A3. With `fold`, the last row of markers lies 5 cm from the middle one instead of
-// 10 cm: the cloth between them is bunched up, as on a table.
-RecordingSetup flat_sheet_setup(bool fold) {
-  const RecordingScenario scenario = parse_recording_scenario(nlohmann::json::parse(R"({
+// 10 cm: the cloth between them is bunched up, as on a table. A time_step > 0 sets the solver's.
+RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0) {
+  nlohmann::json json = nlohmann::json::parse(R"({
     "recording": "take.csv",
     "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
     "layout": {"rows": 3, "columns": 3,
                "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
     "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}
-  })"),
-                                                              "dir/s.json");
+  })");
+  if (time_step > 0.0)
+    json["solver"] = {{"time_step", time_step}};
+  const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
   std::vector<mocap::MarkerInfo> markers;
   std::vector<double> frame;
   for (int i = 0; i < 3; ++i) {
@@ -53,6 +57,19 @@ TEST(RecordingSetup, AFoldBetweenMarkersIsMeasuredAndWarnedAbout) {
   EXPECT_NE(warning.find("marker " + setup.initial_marker_offset_name), std::string::npos)
       << warning;
   EXPECT_NE(warning.find("folded or bunched"), std::string::npos) << warning;
+}
+
+// A time step that divides the frame interval but would make the run's step count overflow (it
+// ran no step at all) is refused, naming the field.
+TEST(RecordingSetup, TimeStepsBeyondTheStepLimitAreRefused) {
+  EXPECT_EQ(flat_sheet_setup(false, 0.005).model.options.time_step, 0.005);
+  try {
+    flat_sheet_setup(false, 1e-300);
+    ADD_FAILURE() << "no error for a time step of 1e-300 s";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "solver.time_step");
+    EXPECT_NE(std::string(e.what()).find("at most 100000000 steps"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
