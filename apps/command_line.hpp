@@ -75,4 +75,22 @@ inline int usage_error(const std::string& command, const std::string& message) {
   return kExitBadInput;
 }
 
+// When the whole-number option `name` was given, checks lo ≤ value ≤ hi (no upper bound when hi is
+// std::nullopt): returns the usage error's exit code when it is outside, std::nullopt otherwise.
+// `meaning` (e.g. "0: all cores") is added to the message in brackets.
+inline std::optional<int> check_option_range(const std::string& command,
+                                             const boost::program_options::variables_map& vm,
+                                             const std::string& name, long value, long lo,
+                                             std::optional<long> hi = std::nullopt,
+                                             const std::string& meaning = "") {
+  if (!vm.count(name) || (value >= lo && (!hi || value <= *hi)))
+    return std::nullopt;
+  std::string expected =
+      hi ? "from " + std::to_string(lo) + " to " + std::to_string(*hi) : ">= " + std::to_string(lo);
+  if (!meaning.empty())
+    expected += " (" + meaning + ")";
+  return usage_error(command, "--" + name + " expects a whole number " + expected + ", found " +
+                                  std::to_string(value));
+}
+
 }  // namespace clothfit::apps

@@ -139,9 +139,9 @@ int run_fit_command(int argc, char** argv) {
   options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir),
                                                     "output folder (created if needed)")(
       "threads,j", po::value(&threads),
-      "simulations run in parallel; default: the scenario's fit.threads, else all cores")(
-      "grid", po::value(&grid),
-      "grid points per fitted parameter; default: fit.grid, else 5 (≤ 2 parameters) or 4")(
+      "simulations run in parallel (0: all cores); default: the scenario's fit.threads, else all "
+      "cores")("grid", po::value(&grid),
+               "grid points per fitted parameter; default: fit.grid, else 5 (≤ 2 parameters) or 4")(
       "refine-iterations", po::value(&refine),
       "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
       "(20)")(
@@ -156,6 +156,15 @@ int run_fit_command(int argc, char** argv) {
     return *code;
   if (scenario_path.empty() || out_dir.empty())
     return usage_error("fit", "needs a scenario file and --out DIR");
+  if (auto code = check_option_range("fit", vm, "threads", threads, 0, {}, "0: all cores"))
+    return *code;
+  if (auto code = check_option_range("fit", vm, "grid", grid, 2))
+    return *code;
+  if (auto code = check_option_range("fit", vm, "refine-iterations", refine, 0, {}, "0: grid only"))
+    return *code;
+  if (auto code =
+          check_option_range("fit", vm, "noise-replicas", noise_replicas, 0, 1000, "0: none"))
+    return *code;
   std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
 
   fitting::RecordingScenario scenario;

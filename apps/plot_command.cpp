@@ -421,6 +421,9 @@ int run_plot_command(int argc, char** argv) {
                            "a frames CSV is plotted on its own; several files must all be "
                            "one-parameter sweep CSVs");
         sweeps.push_back(read_sweep(csv));
+        if (!best_row(sweeps.back()))
+          std::cerr << "clothfit plot: warning: " << csv.path
+                    << ": no point has an error (every one failed); the plot shows none\n";
         if (csvs.size() > 1 && sweeps.back().names.size() != 1)
           throw InputError({csv.path, 1, 0, ""},
                            "several files must all be one-parameter sweep CSVs, this one "

@@ -45,7 +45,9 @@ int run_sweep_command(int argc, char** argv) {
       "out,o", po::value(&out_dir), "output folder (created if needed)")(
       "at", po::value(&at), "values of the other parameters, e.g. alpha=0.2,delta=0.08")(
       "from", po::value(&from), "take the other parameters from a fit.json (`clothfit fit`)")(
-      "threads,j", po::value(&threads), "simulations run in parallel; default: all cores")(
+      "threads,j", po::value(&threads),
+      "simulations run in parallel (0: all cores); default: the scenario's fit.threads, else all "
+      "cores")(
       "replicas", po::value(&replicas),
       "runs per point (the run and R - 1 perturbed replicas), scored by their mean; default 1")(
       "quiet,q", "no progress output on stderr");
@@ -56,8 +58,10 @@ int run_sweep_command(int argc, char** argv) {
     return usage_error("sweep", "needs a scenario file, --vary and --out DIR");
   if (vary.size() > 2)
     return usage_error("sweep", "at most two --vary parameters (a line or a heat map)");
-  if (replicas < 1 || replicas > 1000)
-    return usage_error("sweep", "--replicas expects a whole number from 1 to 1000");
+  if (auto code = check_option_range("sweep", vm, "threads", threads, 0, {}, "0: all cores"))
+    return *code;
+  if (auto code = check_option_range("sweep", vm, "replicas", replicas, 1, 1000))
+    return *code;
   std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
 
   fitting::RecordingScenario scenario;

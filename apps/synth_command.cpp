@@ -44,6 +44,8 @@ int run_synth_command(int argc, char** argv) {
     return *code;
   if (scenario_path.empty() || out_path.empty() || truth_text.empty())
     return usage_error("synth", "needs a scenario file, --truth and --out TAKE.csv");
+  if (auto code = check_option_range("synth", vm, "seed", seed, 0))
+    return *code;
   if (truth_path.empty()) {
     std::filesystem::path p(out_path);
     truth_path = (p.parent_path() / (p.stem().string() + ".truth.json")).string();
@@ -58,7 +60,7 @@ int run_synth_command(int argc, char** argv) {
     code = report_input_errors("synth", [&] {
       scenario = fitting::load_recording_scenario(scenario_path);
       settings = fitting::parse_synth_settings(scenario);
-      if (seed >= 0)
+      if (vm.count("seed"))
         settings.seed = static_cast<std::uint64_t>(seed);
       truth = fitting::parse_truth(truth_text, scenario.parameters);
     });

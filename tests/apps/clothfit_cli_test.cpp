@@ -294,6 +294,27 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
   }
 }
 
+// Whole-number options outside their range are refused, naming the option (they were taken as
+// "not given" and the default used instead).
+TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
+  const std::string scenario = " /nonexistent/scenario.json --out /nonexistent/out --quiet";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"sweep --vary alpha=0.1:0.2:0.1 --threads -3",
+       "--threads expects a whole number >= 0 (0: all cores), found -3"},
+      {"sweep --vary alpha=0.1:0.2:0.1 --replicas 0", "--replicas expects a whole number from 1"},
+      {"fit --threads -1", "--threads expects a whole number >= 0"},
+      {"fit --grid 1", "--grid expects a whole number >= 2, found 1"},
+      {"fit --refine-iterations -2", "--refine-iterations expects a whole number >= 0"},
+      {"fit --noise-replicas 5000", "--noise-replicas expects a whole number from 0 to 1000"},
+      {"synth --truth alpha=0.2 --seed -1", "--seed expects a whole number >= 0, found -1"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const Result r = run(arguments + scenario);
+    EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << arguments << ": " << r.output;
+  }
+}
+
 // A run that runs out of memory says so and exits with 1 (it aborted with std::bad_alloc). The
 // million-node mesh is within the limits; 300 MB of address space is not enough for its solver.
 TEST(ClothfitCli, RunningOutOfMemoryIsReportedNotAnAbort) {

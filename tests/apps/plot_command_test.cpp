@@ -95,6 +95,22 @@ TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
   EXPECT_EQ(run("plot " + csv + " --truth mu.table").exit_code, 2);
 }
 
+// A sweep whose every point failed still gives an SVG, but the command says why it is empty.
+TEST(PlotCommand, ASweepWithoutAnyErrorIsPlottedWithAWarning) {
+  const auto dir = scratch("all_failed");
+  const std::string csv =
+      write(dir / "sweep.csv",
+            "alpha,objective,mean_error_m,mean_spread_m,status\n0.1,nan,nan,nan,failed\n"
+            "0.2,,,,failed\n");
+  const Result r = run("plot " + csv + " --out " + (dir / "a.svg").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "a.svg"));
+  EXPECT_NE(r.output.find("warning: " + csv + ": no point has an error"), std::string::npos)
+      << r.output;
+  const Result fine = run("plot " + write(dir / "ok.csv", kSweep1));
+  EXPECT_EQ(fine.output.find("warning"), std::string::npos) << fine.output;
+}
+
 TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
   // `clothfit sweep --replicas R` appends objective_sd,replicas after the status.
   const auto dir = scratch("sweep_replicas");
