@@ -171,6 +171,13 @@ void parse_stick(const JsonObject& s, stepper::SimulationModel* model) {
   stick.radius = s.number("radius", stick.radius, Range::positive());
   stick.max_segment_length =
       s.number("max_segment_length", stick.max_segment_length, Range::positive());
+  const double length = (stick.end1.position(0.0) - stick.end0.position(0.0)).norm();
+  if (!(length / stick.max_segment_length <= stepper::Stick::kMaxSegments)) {
+    s.fail("max_segment_length",
+           "expected at most " + std::to_string(stepper::Stick::kMaxSegments) +
+               " segments on the stick's " + format_number(length) + " m, found " +
+               format_number(length / stick.max_segment_length));
+  }
   stick.friction = s.number("friction", stick.friction, Range::non_negative());
   if (stick.friction != 0.0)
     s.fail("friction", "friction between the cloth and the stick is not implemented; expected 0");

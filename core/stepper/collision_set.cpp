@@ -77,9 +77,7 @@ CollisionSet::CollisionSet(const SimulationModel& model, const std::vector<int>&
   m_detector =
       std::make_unique<collision::CollisionDetector>(m_mesh.num_nodes(), m_mesh.triangles, m_edges);
   if (m_stick) {
-    const double length = (m_stick->end1.position(0.0) - m_stick->end0.position(0.0)).norm();
-    const int segments =
-        std::max(1, static_cast<int>(std::ceil(length / m_stick->max_segment_length - 1e-9)));
+    const int segments = m_stick->segment_count();
     for (int k = 0; k < segments; ++k)
       m_segments.push_back({k, k + 1});
     m_stick_t0.resize(segments + 1, 3);

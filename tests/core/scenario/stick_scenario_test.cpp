@@ -45,6 +45,21 @@ TEST(StickScenario, ParsesStickAndSelfCollisions) {
   EXPECT_EQ(s.model.self_collisions.max_retries, 3);
 }
 
+// The 0.75 m stick in segments of at most 5 cm: 15; a recorded stick, whose length the scenario
+// does not check, is clamped to Stick::kMaxSegments instead of overflowing.
+TEST(StickScenario, SegmentCountRoundsUpAndIsClamped) {
+  nlohmann::json j = base();
+  j["stick"] = stick();
+  stepper::Stick s = *parse_scenario(j, "s.json").model.stick;
+  EXPECT_EQ(s.segment_count(), 15);
+  s.max_segment_length = 0.07;
+  EXPECT_EQ(s.segment_count(), 11);
+  s.max_segment_length = 10.0;
+  EXPECT_EQ(s.segment_count(), 1);
+  s.max_segment_length = 1e-12;
+  EXPECT_EQ(s.segment_count(), stepper::Stick::kMaxSegments);
+}
+
 TEST(StickScenario, DefaultsHaveNeither) {
   const Scenario s = parse_scenario(base(), "s.json");
   EXPECT_FALSE(s.model.stick.has_value());
@@ -88,6 +103,12 @@ TEST(StickScenario, ErrorsNameTheField) {
     j["stick"] = stick();
     j["stick"]["colour"] = "red";
     cases.push_back({"unknown key", j, "stick.colour", ""});
+  }
+  {
+    nlohmann::json j = base();
+    j["stick"] = stick();
+    j["stick"]["max_segment_length"] = 1e-12;  // 7.5e11 segments overflowed the count's int
+    cases.push_back({"tiny segments", j, "stick.max_segment_length", "at most 10000 segments"});
   }
   {
     nlohmann::json j = base();
