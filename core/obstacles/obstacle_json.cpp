@@ -140,7 +140,9 @@ std::unique_ptr<Obstacle> parse_cylinder(const JsonObject& o, ObstacleOptions op
 std::unique_ptr<Obstacle> parse_needles(const JsonObject& o, ObstacleOptions options) {
   NeedleFieldGeometry g;
   g.origin_m = vector3_or(o, "origin", Eigen::Vector3d::Zero());
-  g.c1_per_m = o.number("c1", 20.0, Range::positive());
+  // Up to 1000/m (spikes every 6.3 mm): the peaks under a sheet grow as c1², and at 1e5/m the
+  // 0.66 m sheet of needles.json has 10⁸ of them.
+  g.c1_per_m = o.number("c1", 20.0, Range{0.0, 1000.0, false, true});
   g.c2 = o.number("c2", 0.075, Range::positive());
   return std::make_unique<NeedleField>(g, std::move(options));
 }

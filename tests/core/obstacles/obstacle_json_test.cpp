@@ -139,6 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{R"([7])", "obstacles[0]", "expected a JSON object"},
         BadInput{R"([{"radius": 1}])", "obstacles[0].type", "missing"},
         BadInput{R"([{"type": "cube"}])", "obstacles[0].type", "\"needles\""},
+        BadInput{R"([{"type": "needles", "c1": 1e5}])", "obstacles[0].c1", "<= 1000"},
         BadInput{R"([{"type": "sphere", "centre": [0, 0, 0]}])", "obstacles[0].radius", "missing"},
         BadInput{R"([{"type": "plane"}, {"type": "sphere", "centre": [0, 0, 0], "radius": -1}])",
                  "obstacles[1].radius", "> 0"},
