@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "apps/commands.hpp"
+#include "core/io/input_error.hpp"
+#include "mocap/mocap_input_error.hpp"
 
 namespace {
 
@@ -56,9 +58,16 @@ int main(int argc, char** argv) {
     if (name != c.name)
       continue;
     // The commands report bad input themselves; what reaches here is a run that could not go on
-    // (memory, or a defect): said in one line, with the failed run's exit code, not an abort.
+    // (memory, or a defect): said in one line, with the failed run's exit code, not an abort. An
+    // input error a command let through is still bad input.
     try {
       return c.run(argc - 1, argv + 1);
+    } catch (const clothfit::InputError& e) {
+      std::cerr << "clothfit " << c.name << ": " << e.what() << "\n";
+      return clothfit::apps::kExitBadInput;
+    } catch (const clothfit::mocap::MocapInputError& e) {
+      std::cerr << "clothfit " << c.name << ": " << e.what() << "\n";
+      return clothfit::apps::kExitBadInput;
     } catch (const std::bad_alloc&) {
       std::cerr << "clothfit " << c.name << ": out of memory (is the mesh or the run too large?)\n";
     } catch (const std::exception& e) {
