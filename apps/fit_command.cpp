@@ -247,14 +247,15 @@ int run_fit_command(int argc, char** argv) {
   const std::filesystem::path out(out_dir);
   try {
     std::ofstream json_file(out / "fit.json");
-    json_file << result.dump(2) << "\n";
+    json_file << result.dump(2) << "\n" << std::flush;  // a full disk shows only at the flush
     if (!json_file)
       throw std::runtime_error("cannot write " + (out / "fit.json").string());
     fitting::write_frames_csv((out / "frames.csv").string(), fit.best, setup->frame_interval_s);
     fitting::write_markers_csv((out / "markers.csv").string(), fit.best, *setup);
     std::ofstream svg(out / "errors.svg");
     svg << fitting::error_plot_svg(fit.best, setup->frame_interval_s,
-                                   scenario.name + ": error at the fitted parameters");
+                                   scenario.name + ": error at the fitted parameters")
+        << std::flush;
     if (!svg)
       throw std::runtime_error("cannot write " + (out / "errors.svg").string());
   } catch (const std::exception& e) {

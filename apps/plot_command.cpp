@@ -450,7 +450,7 @@ int run_plot_command(int argc, char** argv) {
   if (out_path.empty())
     out_path = std::filesystem::path(files[0]).replace_extension(".svg").string();
   std::ofstream out(out_path);
-  out << svg;
+  out << svg << std::flush;  // a full disk shows only at the flush
   if (!out) {
     std::cerr << "clothfit plot: cannot write " << out_path << "\n";
     return kExitFailedRun;

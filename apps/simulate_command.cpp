@@ -6,12 +6,14 @@
 //   DIR/iterations.csv  with --iterations: one row per projection iteration (stepper::
 //                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
@@ -204,9 +206,18 @@ int run_simulate_command(int argc, char** argv) {
               << " s, QP " << qp::to_string(scenario.model.options.qp_solver) << "\n";
   }
   const scenario::RunSummary run = scenario::run_simulation(scenario, observer, iteration_observer);
-  trajectory.flush();
-  steps.flush();
-  iterations.flush();
+  // A full disk shows only when the buffers are flushed: every file is checked, and a run whose
+  // output was not all written fails.
+  std::vector<std::string> unwritten;
+  const auto finish = [&unwritten, &out](std::ostream& file, const char* name) {
+    file.flush();
+    if (!file)
+      unwritten.push_back((out / name).string());
+  };
+  finish(trajectory, "trajectory.csv");
+  finish(steps, "steps.csv");
+  if (write_iterations)
+    finish(iterations, "iterations.csv");
 
   nlohmann::json summary{
       {"scenario", scenario.name},
@@ -226,7 +237,9 @@ int run_simulate_command(int argc, char** argv) {
       {"status", to_string(run.status)},
       {"message", run.message},
   };
-  std::ofstream(out / "summary.json") << summary.dump(2) << "\n";
+  std::ofstream summary_file(out / "summary.json");
+  summary_file << summary.dump(2) << "\n";
+  finish(summary_file, "summary.json");
   std::cout << "scenario                 " << scenario.name << "\n"
             << "nodes                    " << scenario.model.mesh.num_nodes() << "\n"
             << "steps                    " << run.steps << " (" << run.simulated_seconds << " s)\n"
@@ -241,11 +254,21 @@ int run_simulate_command(int argc, char** argv) {
   }
   std::cout << "status                   " << to_string(run.status)
             << (run.message.empty() ? "" : " (" + run.message + ")") << "\n"
-            << "written                  " << (out / "trajectory.csv").string() << ", "
-            << (out / "steps.csv").string() << ", " << (out / "summary.json").string()
-            << (write_iterations ? ", " + (out / "iterations.csv").string() : std::string())
-            << "\n";
-  return run.ok() ? kExitOk : kExitFailedRun;
+            << "written                  ";
+  std::string separator;
+  for (const char* name : {"trajectory.csv", "steps.csv", "summary.json", "iterations.csv"}) {
+    const std::string path = (out / name).string();
+    if ((write_iterations || name != std::string("iterations.csv")) &&
+        std::find(unwritten.begin(), unwritten.end(), path) == unwritten.end()) {
+      std::cout << separator << path;
+      separator = ", ";
+    }
+  }
+  std::cout << (separator.empty() ? "none\n" : "\n");
+  for (const std::string& path : unwritten)
+    std::cerr << "clothfit simulate: writing " << path
+              << " failed (disk full?): it is incomplete\n";
+  return run.ok() && unwritten.empty() ? kExitOk : kExitFailedRun;
 }
 
 }  // namespace clothfit::apps

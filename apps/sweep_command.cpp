@@ -112,6 +112,8 @@ int run_sweep_command(int argc, char** argv) {
                                        progress);
   const fitting::SweepResult sweep = fitting::run_sweep(evaluator, base, axes, replicas);
   fitting::write_sweep_csv(csv, sweep, scenario.parameters);
+  csv.flush();  // a full disk shows only at the flush
+  const bool written = static_cast<bool>(csv);
   csv.close();
   std::size_t best = sweep.evaluations.size();
   for (std::size_t k = 0; k < sweep.evaluations.size(); ++k) {
@@ -127,10 +129,15 @@ int run_sweep_command(int argc, char** argv) {
   std::istringstream lines(failures.str());
   for (std::string line; std::getline(lines, line);)
     std::cerr << "clothfit sweep: failed at " << line << '\n';
-  std::cout << "wrote " << csv_path.string() << " (" << sweep.points.size() << " points";
-  if (failed)
-    std::cout << ", " << failed << " failed";
-  std::cout << ")\n";
+  if (written) {
+    std::cout << "wrote " << csv_path.string() << " (" << sweep.points.size() << " points";
+    if (failed)
+      std::cout << ", " << failed << " failed";
+    std::cout << ")\n";
+  } else {
+    std::cerr << "clothfit sweep: writing " << csv_path.string()
+              << " failed (disk full?); the sweep's points are lost, its minimum follows\n";
+  }
   if (best == sweep.evaluations.size()) {
     std::cerr << "clothfit sweep: every simulation failed: " << sweep.evaluations[0].message
               << "\n";
@@ -147,7 +154,7 @@ int run_sweep_command(int argc, char** argv) {
               << 100 * sweep.noise[best].relative() << " %)";
   }
   std::cout << "\n";
-  return kExitOk;
+  return written ? kExitOk : kExitFailedRun;
 }
 
 }  // namespace clothfit::apps

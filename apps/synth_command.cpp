@@ -90,7 +90,7 @@ int run_synth_command(int argc, char** argv) {
     write.decimals = 3;
     mocap::write_motive_csv(recording.take, tmp_csv, write);
     std::ofstream truth_file(tmp_truth);
-    truth_file << recording.truth.dump(2) << "\n";
+    truth_file << recording.truth.dump(2) << "\n" << std::flush;  // a full disk shows here
     if (!truth_file)
       throw std::runtime_error("cannot write " + truth_path);
     truth_file.close();

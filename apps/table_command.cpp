@@ -80,7 +80,7 @@ int run_table_command(int argc, char** argv) {
     return kExitOk;
   }
   std::ofstream out(out_path);
-  out << text;
+  out << text << std::flush;  // a full disk shows only at the flush
   if (!out) {
     std::cerr << "clothfit table: cannot write " << out_path << "\n";
     return kExitFailedRun;

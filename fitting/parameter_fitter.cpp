@@ -242,6 +242,7 @@ void write_frames_csv(const std::string& path, const Evaluation& evaluation,
     }
     out << line;
   }
+  out.flush();  // a full disk shows only here
   if (!out)
     throw std::runtime_error("cannot write " + path);
 }
@@ -302,6 +303,7 @@ void write_markers_csv(const std::string& path, const Evaluation& evaluation,
       out << line;
     }
   }
+  out.flush();  // a full disk shows only here
   if (!out)
     throw std::runtime_error("cannot write " + path);
 }

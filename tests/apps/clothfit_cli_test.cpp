@@ -16,6 +16,7 @@
 #include "mocap/motive_csv_writer.hpp"
 #include "mocap/take.hpp"
 #include "support/run_clothfit.hpp"
+#include "support/test_paths.hpp"
 
 namespace clothfit::apps {
 namespace {
@@ -189,29 +190,36 @@ TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
 // A recording whose sheet is bunched up between two rows of markers at its first frame: the
 // initial state cannot follow it without moving markers, and fit and sweep say so (README,
 // Initial state). The same sheet lying flat gets no warning.
+// A still 0.2 × 0.2 m sheet with 3 × 3 markers, 3 frames at 100 Hz, held by A1 and A3, written to
+// dir/name.csv with its recording scenario dir/name.json (α free): with `fold`, the last row of
+// markers lies 5 cm from the middle one instead of 10 cm. Returns the scenario's path.
+std::string write_flat_sheet_recording(const std::filesystem::path& dir, const std::string& name,
+                                       bool fold) {
+  std::vector<mocap::MarkerInfo> markers;
+  std::vector<double> frame;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      markers.push_back({std::string(1, char('A' + i)) + char('1' + j), "", {}});
+      frame.insert(frame.end(), {0.1 * j, fold && i == 2 ? -0.15 : -0.1 * i, 1.0});
+    }
+  }
+  std::vector<double> positions;
+  for (int f = 0; f < 3; ++f)
+    positions.insert(positions.end(), frame.begin(), frame.end());
+  mocap::write_motive_csv(mocap::Take({}, 100.0, 0, 3, markers, positions), dir / (name + ".csv"));
+  std::ofstream(dir / (name + ".json")) << R"({"recording": ")" << name << R"(.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 3, "columns": 3,
+               "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}})";
+  return (dir / (name + ".json")).string();
+}
+
 TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
   const auto dir = scratch("sweep_fold");
   for (const bool fold : {false, true}) {
-    std::vector<mocap::MarkerInfo> markers;
-    std::vector<double> frame;
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) {
-        markers.push_back({std::string(1, char('A' + i)) + char('1' + j), "", {}});
-        frame.insert(frame.end(), {0.1 * j, fold && i == 2 ? -0.15 : -0.1 * i, 1.0});
-      }
-    }
-    std::vector<double> positions;
-    for (int f = 0; f < 3; ++f)
-      positions.insert(positions.end(), frame.begin(), frame.end());
     const std::string name = fold ? "folded" : "flat";
-    mocap::write_motive_csv(mocap::Take({}, 100.0, 0, 3, markers, positions),
-                            dir / (name + ".csv"));
-    std::ofstream(dir / (name + ".json")) << R"({"recording": ")" << name << R"(.csv",
-      "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
-      "layout": {"rows": 3, "columns": 3,
-                 "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
-      "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}})";
-    const Result r = run("sweep " + (dir / (name + ".json")).string() +
+    const Result r = run("sweep " + write_flat_sheet_recording(dir, name, fold) +
                          " --vary alpha=0.2:0.3:0.1 --quiet --out " + (dir / name).string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const bool warned =
@@ -221,6 +229,59 @@ TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
       EXPECT_NE(r.output.find("from marker C"), std::string::npos) << r.output;
     }
   }
+}
+
+// An output file on a full disk (a link to /dev/full, where every write fails with ENOSPC) fails
+// the command with exit code 1 and a message naming the file. The writes went into buffers whose
+// failure nobody checked: the commands said they had written the files and exited 0.
+TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
+  if (!std::filesystem::exists("/dev/full"))
+    GTEST_SKIP() << "no /dev/full on this system";
+  const auto dir = scratch("full_disk");
+  const auto full = [&](const std::filesystem::path& path) {
+    std::filesystem::create_directories(path.parent_path());
+    std::filesystem::create_symlink("/dev/full", path);
+    return path.string();
+  };
+  const std::string hanging = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  full(dir / "simulate/trajectory.csv");
+  const Result simulate =
+      run("simulate " + hanging + " --duration 0.05 --quiet --out " + (dir / "simulate").string());
+  EXPECT_EQ(simulate.exit_code, 1) << simulate.output;
+  EXPECT_NE(
+      simulate.output.find("writing " + (dir / "simulate/trajectory.csv").string() + " failed"),
+      std::string::npos)
+      << simulate.output;
+  EXPECT_NE(
+      simulate.output.find("written                  " + (dir / "simulate/steps.csv").string()),
+      std::string::npos)
+      << simulate.output;
+
+  const std::string recording = write_flat_sheet_recording(dir, "flat", false);
+  full(dir / "sweep/sweep.csv");
+  const Result sweep = run("sweep " + recording + " --vary alpha=0.2:0.3:0.1 --quiet --out " +
+                           (dir / "sweep").string());
+  EXPECT_EQ(sweep.exit_code, 1) << sweep.output;
+  EXPECT_NE(sweep.output.find("sweep.csv failed"), std::string::npos) << sweep.output;
+
+  full(dir / "fit/frames.csv");
+  const Result fit =
+      run("fit " + recording + " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+          (dir / "fit").string());
+  EXPECT_EQ(fit.exit_code, 1) << fit.output;
+  EXPECT_NE(fit.output.find("cannot write " + (dir / "fit/frames.csv").string()), std::string::npos)
+      << fit.output;
+
+  std::ofstream(dir / "points.csv")
+      << "alpha,objective,mean_error_m,mean_spread_m,status\n0.2,1.5,0.01,0.002,ok\n";
+  const Result plot =
+      run("plot " + (dir / "points.csv").string() + " --out " + full(dir / "plot.svg"));
+  EXPECT_EQ(plot.exit_code, 1) << plot.output;
+  EXPECT_NE(plot.output.find("cannot write"), std::string::npos) << plot.output;
+  const Result table =
+      run("table " + (dir / "fit/fit.json").string() + " --out " + full(dir / "table.md"));
+  EXPECT_EQ(table.exit_code, 1) << table.output;
+  EXPECT_NE(table.output.find("cannot write"), std::string::npos) << table.output;
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
