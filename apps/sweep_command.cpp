@@ -102,19 +102,32 @@ int run_sweep_command(int argc, char** argv) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path csv_path = std::filesystem::path(out_dir) / "sweep.csv";
-  std::ofstream csv(csv_path);
-  if (ec || !csv) {
-    std::cerr << "clothfit sweep: cannot write '" << csv_path.string() << "'\n";
+  const std::filesystem::path partial_path = csv_path.string() + ".partial";
+  if (ec || !std::ofstream(partial_path)) {
+    std::cerr << "clothfit sweep: cannot write '" << partial_path.string() << "'\n";
     return kExitBadInput;
   }
+  // sweep.csv is written whole, through sweep.csv.partial and a rename (never seen half-written):
+  // every few seconds while the sweep runs, the points not yet run as "pending", so that an
+  // interrupted sweep keeps what it did; and at the end. A full disk shows only at the flush.
+  const auto save = [&](const fitting::SweepResult& so_far) {
+    std::ofstream out(partial_path);
+    fitting::write_sweep_csv(out, so_far, scenario.parameters);
+    out.flush();
+    if (!out)
+      return false;
+    out.close();
+    std::error_code renamed;
+    std::filesystem::rename(partial_path, csv_path, renamed);
+    return !renamed;
+  };
   const fitting::RecordingObjective objective(*setup, scenario.parameters);
   fitting::ParallelEvaluator evaluator(objective, threads >= 0 ? threads : scenario.fit.threads,
                                        progress);
-  const fitting::SweepResult sweep = fitting::run_sweep(evaluator, base, axes, replicas);
-  fitting::write_sweep_csv(csv, sweep, scenario.parameters);
-  csv.flush();  // a full disk shows only at the flush
-  const bool written = static_cast<bool>(csv);
-  csv.close();
+  const fitting::SweepResult sweep =
+      fitting::run_sweep(evaluator, base, axes, replicas,
+                         [&save](const fitting::SweepResult& so_far) { save(so_far); });
+  const bool written = save(sweep);
   std::size_t best = sweep.evaluations.size();
   for (std::size_t k = 0; k < sweep.evaluations.size(); ++k) {
     if (!sweep.evaluations[k].ok)
@@ -136,7 +149,8 @@ int run_sweep_command(int argc, char** argv) {
     std::cout << ")\n";
   } else {
     std::cerr << "clothfit sweep: writing " << csv_path.string()
-              << " failed (disk full?); the sweep's points are lost, its minimum follows\n";
+              << " failed (disk full?): it is missing or holds only the points of an earlier "
+                 "save; the minimum follows\n";
   }
   if (best == sweep.evaluations.size()) {
     std::cerr << "clothfit sweep: every simulation failed: " << sweep.evaluations[0].message

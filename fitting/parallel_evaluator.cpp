@@ -79,6 +79,8 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
       }
       std::lock_guard<std::mutex> lock(mutex);
       ++done;
+      if (m_result_observer)
+        m_result_observer(i, results[i]);
       const auto now = Clock::now();
       if (m_progress &&
           (done == count ||

@@ -39,6 +39,12 @@ class ParallelEvaluator {
   std::vector<Evaluation> evaluate_replicas(const std::vector<double>& values, int first, int count,
                                             const std::string& label);
 
+  // Called with each run's index (as in the vector the call returns) and result as soon as it is
+  // done, from the worker threads one at a time (under a lock: keep it short, and do not throw),
+  // e.g. to save what is done while a long sweep goes on. Empty: none.
+  using ResultObserver = std::function<void(std::size_t index, const Evaluation& result)>;
+  void set_result_observer(ResultObserver observer) { m_result_observer = std::move(observer); }
+
   int threads() const { return m_threads; }
   long evaluations() const { return m_evaluations; }  // all evaluations so far
   // Evaluations whose simulation failed so far, and the first of them: its parameter values
@@ -57,6 +63,7 @@ class ParallelEvaluator {
   int m_threads;
   std::ostream* m_progress;
   double m_progress_interval_s;
+  ResultObserver m_result_observer;
   long m_evaluations = 0;
   long m_failures = 0;
   std::string m_first_failure;

@@ -1,6 +1,7 @@
 #include "fitting/parameter_sweep.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -106,23 +107,63 @@ Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise)
 }
 
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
-                      const std::vector<GridAxis>& axes, int replicas) {
+                      const std::vector<GridAxis>& axes, int replicas,
+                      const SweepCheckpoint& checkpoint, double checkpoint_interval_s) {
+  using Clock = std::chrono::steady_clock;
   SweepResult sweep;
   sweep.axes = axes;
   sweep.points = grid_points(base, axes);
   sweep.replicas = std::max(replicas, 1);
-  if (sweep.replicas == 1) {
-    sweep.evaluations = evaluator.evaluate(sweep.points, "sweep");
-    return sweep;
-  }
   const std::size_t r = static_cast<std::size_t>(sweep.replicas);
-  std::vector<Evaluation> runs =
-      evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
-  for (std::size_t k = 0; k < sweep.points.size(); ++k) {
-    std::vector<Evaluation> point(std::make_move_iterator(runs.begin() + k * r),
-                                  std::make_move_iterator(runs.begin() + (k + 1) * r));
-    sweep.evaluations.push_back(combine_replicas(std::move(point), &sweep.noise.emplace_back()));
+  const std::size_t count = sweep.points.size();
+  // The checkpoints' view: a point's runs as they come in, combined once all r are there.
+  SweepResult so_far = sweep;
+  so_far.evaluations.resize(count);
+  so_far.completed.assign(count, false);
+  if (r > 1)
+    so_far.noise.resize(count);
+  std::vector<std::vector<Evaluation>> runs_of(count);  // by replica
+  std::vector<std::size_t> runs_done(count, 0);
+  auto last_checkpoint = Clock::now();
+  if (checkpoint) {
+    evaluator.set_result_observer([&](std::size_t run, const Evaluation& result) {
+      const std::size_t k = run / r;
+      runs_of[k].resize(r);
+      runs_of[k][run % r] = result;
+      if (++runs_done[k] < r)
+        return;
+      if (r == 1)
+        so_far.evaluations[k] = std::move(runs_of[k].front());
+      else
+        so_far.evaluations[k] = combine_replicas(std::move(runs_of[k]), &so_far.noise[k]);
+      runs_of[k] = {};
+      so_far.completed[k] = true;
+      const auto now = Clock::now();
+      if (std::chrono::duration<double>(now - last_checkpoint).count() >= checkpoint_interval_s) {
+        last_checkpoint = now;
+        checkpoint(so_far);
+      }
+    });
   }
+  std::vector<Evaluation> runs;
+  try {
+    runs = r == 1 ? evaluator.evaluate(sweep.points, "sweep")
+                  : evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
+  } catch (...) {
+    evaluator.set_result_observer({});
+    throw;
+  }
+  evaluator.set_result_observer({});
+  if (r == 1) {
+    sweep.evaluations = std::move(runs);
+  } else {
+    for (std::size_t k = 0; k < count; ++k) {
+      std::vector<Evaluation> point(std::make_move_iterator(runs.begin() + k * r),
+                                    std::make_move_iterator(runs.begin() + (k + 1) * r));
+      sweep.evaluations.push_back(combine_replicas(std::move(point), &sweep.noise.emplace_back()));
+    }
+  }
+  sweep.completed.assign(count, true);
   return sweep;
 }
 
@@ -138,6 +179,10 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
       std::snprintf(buffer, sizeof buffer, "%.9g,",
                     sweep.points[k][static_cast<std::size_t>(axis.parameter)]);
       out << buffer;
+    }
+    if (!sweep.completed.empty() && !sweep.completed[k]) {
+      out << ",,,pending" << (sweep.replicas > 1 ? ",,0\n" : "\n");
+      continue;
     }
     const Evaluation& e = sweep.evaluations[k];
     if (e.ok) {
@@ -161,7 +206,7 @@ std::size_t write_sweep_failures(std::ostream& out, const SweepResult& sweep,
   std::size_t failed = 0;
   char buffer[64];
   for (std::size_t k = 0; k < sweep.points.size(); ++k) {
-    if (sweep.evaluations[k].ok)
+    if (sweep.evaluations[k].ok || (!sweep.completed.empty() && !sweep.completed[k]))
       continue;
     ++failed;
     for (std::size_t a = 0; a < sweep.axes.size(); ++a) {

@@ -2,6 +2,7 @@
 // Fig. 7 is a μ sweep), written as CSV (README.md "Sweeps").
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct SweepResult {
   std::vector<Evaluation> evaluations;
   int replicas = 1;
   std::vector<ObjectiveNoise> noise;  // per point with replicas > 1 (objective_noise.hpp)
+  // Per point: whether it has run (with all its replicas). All true once run_sweep returns;
+  // checkpoints of a sweep still running have points pending.
+  std::vector<bool> completed;
 };
 
 // A point's replicas (runs[0] the run itself) as one evaluation: ok only when every replica ran,
@@ -41,11 +45,18 @@ Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise)
 // Each point is run in `replicas` perturbed replicas (RecordingObjective::evaluate_replica; 1: the
 // run alone) and scored by their mean: on an unstable recording the mean is a smoother function
 // of the parameters than a single run (objective_noise.hpp).
+//
+// `checkpoint`, when given, gets the sweep so far (points still running or not started are not
+// `completed`) whenever a point completes and at least checkpoint_interval_s has passed since
+// the last call, from a worker thread, one call at a time; it must not throw. It is not called
+// at the end: the returned sweep is the whole one.
+using SweepCheckpoint = std::function<void(const SweepResult& so_far)>;
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
-                      const std::vector<GridAxis>& axes, int replicas = 1);
+                      const std::vector<GridAxis>& axes, int replicas = 1,
+                      const SweepCheckpoint& checkpoint = {}, double checkpoint_interval_s = 5.0);
 
 // CSV: the axes' parameter names, then objective,mean_error_m,mean_spread_m,status, and with
-// replicas objective_sd,replicas.
+// replicas objective_sd,replicas. Points not completed have status "pending" and no numbers.
 void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
                      const ModelParameters& parameters);
 

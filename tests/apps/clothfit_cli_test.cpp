@@ -258,7 +258,7 @@ TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
       << simulate.output;
 
   const std::string recording = write_flat_sheet_recording(dir, "flat", false);
-  full(dir / "sweep/sweep.csv");
+  full(dir / "sweep/sweep.csv.partial");  // sweep.csv is written through it
   const Result sweep = run("sweep " + recording + " --vary alpha=0.2:0.3:0.1 --quiet --out " +
                            (dir / "sweep").string());
   EXPECT_EQ(sweep.exit_code, 1) << sweep.output;

@@ -3,6 +3,7 @@
 // and parting once it is laid on the table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -122,6 +123,43 @@ TEST(ParameterSweep, ReplicasScoreEachPointByTheirMean) {
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas");
   EXPECT_NE(csv.str().find(",ok,"), std::string::npos);
+}
+
+// While a sweep runs, checkpoints see the points done so far (the rest pending), and saving them
+// changes nothing in the result: the same objectives as a sweep without checkpoints.
+TEST(ParameterSweep, CheckpointsHoldThePointsDoneSoFar) {
+  const auto table = table_recording(30);
+  const RecordingObjective objective(table->setup, table->scenario.parameters);
+  ParallelEvaluator evaluator(objective, 0, nullptr);
+  const GridAxis axis{2, {0.5, 0.75, 1.0}};
+  std::vector<std::size_t> completed;
+  std::vector<std::string> csvs;
+  const SweepResult sweep = run_sweep(
+      evaluator, {0.2, 0.08, 1.0}, {axis}, 2,
+      [&](const SweepResult& so_far) {
+        completed.push_back(static_cast<std::size_t>(
+            std::count(so_far.completed.begin(), so_far.completed.end(), true)));
+        std::ostringstream csv;
+        write_sweep_csv(csv, so_far, table->scenario.parameters);
+        csvs.push_back(csv.str());
+      },
+      0.0);
+  ASSERT_EQ(completed, (std::vector<std::size_t>{1, 2, 3}));  // interval 0: after every point
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(csvs[0], ",,,pending,,0\n"), 2u) << csvs[0];
+  EXPECT_EQ(count(csvs[2], "pending"), 0u) << csvs[2];
+  EXPECT_EQ(sweep.completed, std::vector<bool>(3, true));
+  const SweepResult plain = run_sweep(evaluator, {0.2, 0.08, 1.0}, {axis}, 2);
+  for (std::size_t k = 0; k < 3; ++k)
+    EXPECT_EQ(sweep.evaluations[k].objective, plain.evaluations[k].objective) << k;
+  std::ostringstream last;
+  write_sweep_csv(last, sweep, table->scenario.parameters);
+  EXPECT_EQ(csvs.back(), last.str());
 }
 
 }  // namespace

@@ -74,6 +74,16 @@ TEST(SweepFailures, OneLinePerFailedPointWithItsValuesAndMessage) {
             "alpha=0.1,mu.table=0.725: frame 368 (t = 3.67 s): QP failed\n"
             "alpha=0.2,mu.table=0.725: frame 2: non-finite\n");
 
+  // A checkpoint's pending point has not failed: no line for it.
+  sweep.completed = {true, false, true, true};
+  std::ostringstream checkpoint;
+  EXPECT_EQ(write_sweep_failures(checkpoint, sweep, parameters), 1u);
+  EXPECT_EQ(checkpoint.str(), "alpha=0.2,mu.table=0.725: frame 2: non-finite\n");
+  std::ostringstream csv;
+  write_sweep_csv(csv, sweep, parameters);
+  EXPECT_NE(csv.str().find("\n0.1,0.725,,,,pending\n"), std::string::npos) << csv.str();
+  sweep.completed.clear();
+
   sweep.evaluations[1] = run(1.0, 0.01);
   sweep.evaluations[3] = run(1.0, 0.01);
   std::ostringstream none;
