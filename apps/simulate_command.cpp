@@ -7,8 +7,10 @@
 //                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -29,7 +31,19 @@ const char* kUsage =
     "usage: clothfit simulate SCENARIO.json --out DIR [options]\n\n"
     "Runs the scenario and writes DIR/trajectory.csv (frame,time,node,x,y,z), DIR/steps.csv\n"
     "(per-step solver status) and DIR/summary.json. Exit code 0 when every step converged,\n"
-    "1 when a step failed or hit the iteration cap, 2 for bad input.\n\noptions";
+    "1 when a step failed or hit the iteration cap, 2 for bad input. Ctrl-C (or SIGTERM)\n"
+    "stops after the current step and still writes the summary (exit code 1; a second\n"
+    "Ctrl-C stops at once).\n\noptions";
+
+// Set by SIGINT or SIGTERM: the run stops after its current step and writes what it has. The
+// handler then restores the default, so that a second signal ends the process at once.
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void request_stop(int signal) {
+  g_stop = true;
+  std::signal(signal, SIG_DFL);
+}
 
 // The header of iterations.csv; its columns are IterationRecord's fields in order.
 const char* kIterationsHeader =
@@ -205,7 +219,12 @@ int run_simulate_command(int argc, char** argv) {
               << " nodes, " << total_steps << " steps of " << scenario.model.options.time_step
               << " s, QP " << qp::to_string(scenario.model.options.qp_solver) << "\n";
   }
-  const scenario::RunSummary run = scenario::run_simulation(scenario, observer, iteration_observer);
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  const scenario::RunSummary run =
+      scenario::run_simulation(scenario, observer, iteration_observer, &g_stop);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   // A full disk shows only when the buffers are flushed: every file is checked, and a run whose
   // output was not all written fails.
   std::vector<std::string> unwritten;
@@ -235,6 +254,7 @@ int run_simulate_command(int argc, char** argv) {
       {"unconverged_steps", run.unconverged_steps},
       {"max_friction_cone_excess", run.max_friction_cone_excess},
       {"status", to_string(run.status)},
+      {"interrupted", run.interrupted},
       {"message", run.message},
   };
   std::ofstream summary_file(out / "summary.json");
@@ -251,6 +271,10 @@ int run_simulate_command(int argc, char** argv) {
   if (run.max_friction_cone_excess > 0.0) {
     std::cout << "friction beyond its disk " << run.max_friction_cone_excess
               << " (max over steps, of the bound: corners of the friction box)\n";
+  }
+  if (run.interrupted) {
+    std::cout << "interrupted              after " << run.steps << " of " << total_steps
+              << " steps (Ctrl-C or SIGTERM)\n";
   }
   std::cout << "status                   " << to_string(run.status)
             << (run.message.empty() ? "" : " (" + run.message + ")") << "\n"

@@ -7,7 +7,8 @@
 namespace clothfit::scenario {
 
 RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer,
-                          const stepper::IterationObserver& iterations) {
+                          const stepper::IterationObserver& iterations,
+                          const std::atomic<bool>* stop) {
   using Clock = std::chrono::steady_clock;
   RunSummary summary;
   stepper::TimeStepper stepper(scenario.model);
@@ -20,6 +21,10 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   Clock::duration stepping{};
   double observing = 0.0;  // s, in the iteration observer
   for (long n = 0; n < steps; ++n) {
+    if (stop != nullptr && stop->load()) {
+      summary.interrupted = true;
+      break;
+    }
     const auto start = Clock::now();
     const stepper::StepReport report = stepper.step(&state);
     stepping += Clock::now() - start;

@@ -2,6 +2,7 @@
 // step, and sums up how the run went (the figures of `clothfit simulate`'s summary.json).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -25,18 +26,21 @@ struct RunSummary {
   double max_friction_cone_excess = 0.0;
   stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status
   std::string message;                                           // the first problem, if any
+  bool interrupted = false;  // stopped by the caller's `stop` flag after `steps` steps
 
-  bool ok() const { return status == stepper::StepStatus::kConverged; }
+  bool ok() const { return status == stepper::StepStatus::kConverged && !interrupted; }
 };
 
 // Called with the state after every step (and once with the initial state, report == nullptr).
 using StepObserver =
     std::function<void(const stepper::SimulationState& state, const stepper::StepReport* report)>;
 
-// Stops early when a step fails (the state could not advance). `iterations`, when set, is
-// called after every projection iteration (TimeStepper::set_iteration_observer); the time spent in
-// it is not counted in wall_seconds.
+// Stops early when a step fails (the state could not advance), or when `stop` is set (read before
+// each step; e.g. by a signal handler): then `interrupted`. `iterations`, when set, is called after
+// every projection iteration (TimeStepper::set_iteration_observer); the time spent in it is not
+// counted in wall_seconds.
 RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer = {},
-                          const stepper::IterationObserver& iterations = {});
+                          const stepper::IterationObserver& iterations = {},
+                          const std::atomic<bool>* stop = nullptr);
 
 }  // namespace clothfit::scenario

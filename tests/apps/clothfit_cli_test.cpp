@@ -357,6 +357,34 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
   }
 }
 
+// Ctrl-C (here SIGINT from `timeout` after 0.5 s) stops a long run after its current step, and
+// the run still writes its summary and every frame it reached (exit code 1: not complete). The
+// signal killed the process before: no summary, the buffered frames lost.
+TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
+  const auto dir = scratch("interrupt");
+  std::ofstream(dir / "long.json") << R"({"cloth": {"mesh": {"type": "grid", "width": 0.42,
+      "height": 0.594, "nodes_x": 7, "nodes_y": 9}, "material": "polyester", "damping": 0.2,
+      "virtual_density": 0.08}, "time": {"duration": 1000}, "held": [{"nodes": [[0, 0], [0, 6]]}],
+      "output": {"every": 100}})";
+  const Result r = testing::run_clothfit(
+      "simulate " + (dir / "long.json").string() + " --quiet --out " + (dir / "out").string(),
+      "timeout --preserve-status -s INT 0.5 ");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("interrupted              after "), std::string::npos) << r.output;
+  std::ifstream summary_file(dir / "out/summary.json");
+  ASSERT_TRUE(summary_file) << r.output;
+  const nlohmann::json summary = nlohmann::json::parse(summary_file);
+  EXPECT_EQ(summary["interrupted"], true);
+  const long steps = summary["steps"];
+  EXPECT_GT(steps, 0);
+  EXPECT_LT(steps, 100000);
+  std::ifstream trajectory(dir / "out/trajectory.csv");
+  long lines = 0;
+  for (std::string line; std::getline(trajectory, line);)
+    ++lines;
+  EXPECT_EQ(lines, 1 + (steps / 100 + 1) * 63) << steps << " steps";
+}
+
 // Whole-number options outside their range are refused, naming the option (they were taken as
 // "not given" and the default used instead).
 TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
