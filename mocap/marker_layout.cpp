@@ -109,6 +109,19 @@ MarkerLayout parse_marker_layout_text(std::string_view text, const std::string& 
     if (colon != std::string::npos)
       message = message.substr(colon + 2);
     throw MocapInputError({source, line, column, ""}, "invalid JSON: " + message);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double's range (1e400), reported without a position: "number overflow
+    // parsing '1e400'". Its first occurrence in the text is where it is.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number =
+        open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    const std::size_t at = number.empty() ? std::string_view::npos : text.find(number);
+    const auto [line, column] =
+        at == std::string_view::npos ? std::pair<int, int>{0, 0} : line_column(text, at);
+    throw MocapInputError({source, line, column, ""},
+                          "invalid JSON: " + (number.empty() ? what : "the number " + number) +
+                              " is beyond the range of a double");
   }
   return parse_marker_layout(json, source);
 }

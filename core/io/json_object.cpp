@@ -224,24 +224,38 @@ nlohmann::json read_json_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
+  // Line and column of the byte before `offset` (nlohmann's offsets are 1-based).
+  const auto location = [&](std::size_t offset) {
+    offset = std::min<std::size_t>(offset, text.size());
+    InputLocation at{path, 1, 1, ""};
+    for (std::size_t i = 0; i + 1 < offset; ++i) {
+      if (text[i] == '\n') {
+        ++at.line;
+        at.column = 1;
+      } else {
+        ++at.column;
+      }
+    }
+    return at;
+  };
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    // Turn the byte offset into line and column.
-    const std::size_t offset = std::min<std::size_t>(e.byte, text.size());
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i + 1 < offset; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
     std::string what = e.what();
     const auto pos = what.find("parse error");
-    throw InputError(InputLocation{path, line, column, ""},
+    throw InputError(location(e.byte),
                      "invalid JSON (" + (pos == std::string::npos ? what : what.substr(pos)) + ")");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double's range (1e400), reported without a position: "number overflow
+    // parsing '1e400'". Its first occurrence in the text is where it is.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number =
+        open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    const std::size_t at = number.empty() ? std::string::npos : text.find(number);
+    throw InputError(at == std::string::npos ? InputLocation{path, 0, 0, ""} : location(at + 1),
+                     "invalid JSON (" + (number.empty() ? what : "the number " + number) +
+                         " is beyond the range of a double)");
   }
 }
 

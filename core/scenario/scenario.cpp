@@ -236,6 +236,16 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   if (cloth.has("placement"))
     apply_placement(cloth.object("placement"), &s.model.mesh);
   s.initial_positions = s.model.mesh.rest_positions;
+  // Far from the origin a double cannot resolve the tolerances (at 1e9 m its spacing is 1e-7 m,
+  // beyond 1e16 m a falling sheet does not move at all), and nothing is simulated there.
+  constexpr double kMaxCoordinate_m = 1e6;
+  const double farthest =
+      s.initial_positions.size() > 0 ? s.initial_positions.cwiseAbs().maxCoeff() : 0.0;
+  if (!(farthest <= kMaxCoordinate_m)) {
+    cloth.fail(cloth.has("placement") ? "placement" : "mesh",
+               "expected the sheet within 1e+06 m of the origin on every axis, found a node at " +
+                   format_number(farthest) + " m");
+  }
 
   forces::ClothMaterial& material = s.model.material;
   if (cloth.has("material") == cloth.has("density")) {

@@ -306,9 +306,22 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   EXPECT_NE(i.output.find("cloth.mesh.nodes_x: expected an integer >= 2, found 1"),
             std::string::npos)
       << i.output;
+  // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
+  const Result far = simulate(
+      "far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"));
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_NE(far.output.find("cloth.mesh: expected the sheet within 1e+06 m of the origin"),
+            std::string::npos)
+      << far.output;
   const Result s = simulate("syntax.json", "{\n  \"cloth\": ,\n}");
   EXPECT_EQ(s.exit_code, 2);
   EXPECT_NE(s.output.find("syntax.json:2:"), std::string::npos) << s.output;
+  // nlohmann::json reports a number beyond a double's range as out_of_range, without a position.
+  const Result o = simulate("overflow.json", "{\"time\": {\n  \"duration\": 1e400}}");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find("overflow.json:2:15: invalid JSON (the number 1e400 is beyond the range"),
+            std::string::npos)
+      << o.output;
   EXPECT_EQ(run("simulate " + (dir / "missing.json").string() + " --out x").exit_code, 2);
   EXPECT_EQ(run("simulate --qp simplex " + (dir / "bad.json").string() + " --out x").exit_code, 2);
 }

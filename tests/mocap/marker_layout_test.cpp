@@ -93,6 +93,16 @@ TEST(MarkerLayout, SyntaxErrorsGiveLineAndColumn) {
   EXPECT_NE(e.problem().find("invalid JSON"), std::string::npos) << e.what();
 }
 
+// A number beyond a double's range is a parse error of its own in nlohmann::json (out_of_range,
+// with no position); it escaped the reader as an unexpected error.
+TEST(MarkerLayout, NumbersBeyondADoubleGiveLineAndColumn) {
+  const MocapInputError e = layout_error("{\n  \"rows\": 1e400,\n  \"columns\": 2\n}");
+  EXPECT_EQ(e.location().line, 2);
+  EXPECT_EQ(e.location().column, 11);
+  EXPECT_NE(e.problem().find("the number 1e400 is beyond the range of a double"), std::string::npos)
+      << e.what();
+}
+
 TEST(MarkerLayout, ReadsAFile) {
   const auto path = std::filesystem::temp_directory_path() / "clothfit_layout_test.json";
   {
