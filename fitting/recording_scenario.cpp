@@ -197,6 +197,8 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
       const std::string name = held[k].get<std::string>();
       if (std::find(s.layout.names.begin(), s.layout.names.end(), name) == s.layout.names.end())
         root.fail("held", "marker '" + name + "' is not in the layout");
+      if (std::find(s.held_markers.begin(), s.held_markers.end(), name) != s.held_markers.end())
+        root.fail("held", "marker '" + name + "' is listed twice");
       s.held_markers.push_back(name);
     }
   } else {
@@ -213,6 +215,17 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
     stick.end1_marker = st.string("end1");
     if (stick.end0_marker == stick.end1_marker)
       st.fail("end1", "expected a marker other than end0");
+    // The stick's ends are its own markers: one on the cloth would put the stick through it.
+    const auto on_cloth = [&s](const std::string& name) {
+      return std::find(s.layout.names.begin(), s.layout.names.end(), name) != s.layout.names.end();
+    };
+    for (const auto& [key, name] :
+         {std::pair{"end0", stick.end0_marker}, std::pair{"end1", stick.end1_marker}}) {
+      if (on_cloth(name))
+        st.fail(key, "marker '" + name +
+                         "' is on the cloth (in the layout); expected one of the "
+                         "stick's own markers");
+    }
     stick.radius_m = st.number("radius", stick.radius_m, Range::positive());
     stick.friction = st.number("friction", stick.friction, Range::non_negative());
     s.stick = stick;

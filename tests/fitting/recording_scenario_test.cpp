@@ -74,6 +74,12 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j["cloth"]["density"] = 0.2;
   EXPECT_EQ(error_field(j), "cloth");
   j = minimal();
+  j["held"] = {"A1", "A1"};
+  EXPECT_EQ(error_field(j), "held");
+  j = minimal();
+  j["stick"] = {{"end0", "S"}, {"end1", "B2"}};  // B2 is a cloth marker
+  EXPECT_EQ(error_field(j), "stick.end1");
+  j = minimal();
   j["refinment"] = 2;
   EXPECT_EQ(error_field(j), "refinment");
   j = minimal();
