@@ -214,6 +214,15 @@ int run_fit_command(int argc, char** argv) {
               << " fitted parameters\n";
   }
   const fitting::RecordingObjective objective(*setup, scenario.parameters);
+  // Every simulation, written as it completes: what an interrupted fit keeps.
+  const std::filesystem::path log_path = std::filesystem::path(out_dir) / "evaluations.csv";
+  std::ofstream evaluation_log(log_path);
+  fitting::write_evaluation_log_header(evaluation_log, scenario.parameters);
+  if (!evaluation_log) {
+    std::cerr << "clothfit fit: cannot write " << log_path.string() << "\n";
+    return kExitFailedRun;
+  }
+  fit_options.evaluation_log = &evaluation_log;
   fitting::FitResult fit;
   try {
     fit = fitting::fit_parameters(objective, fit_options);
@@ -227,6 +236,7 @@ int run_fit_command(int argc, char** argv) {
       *progress << "fit: the optimum with the interior-point solver\n";
     const fitting::Evaluation ip =
         objective.evaluate(fit.values, false, qp::QpSolverType::kInteriorPoint);
+    fitting::write_evaluation_log_row(evaluation_log, "interior point", ip);
     q_interior_point = ip.q;
   }
   // With a truth file (synthetic recordings): the objective there tells a miss of the search
@@ -236,6 +246,7 @@ int run_fit_command(int argc, char** argv) {
     if (progress)
       *progress << "fit: the objective at the truth\n";
     at_truth = objective.evaluate(t);
+    fitting::write_evaluation_log_row(evaluation_log, "truth", *at_truth);
   }
   nlohmann::json result =
       fitting::fit_result_json(scenario, *setup, scenario.parameters, fit, truth, q_interior_point);
@@ -246,6 +257,8 @@ int run_fit_command(int argc, char** argv) {
   }
   const std::filesystem::path out(out_dir);
   try {
+    if (!evaluation_log)  // rows are flushed one by one: a full disk shows at once
+      throw std::runtime_error("cannot write " + log_path.string());
     std::ofstream json_file(out / "fit.json");
     json_file << result.dump(2) << "\n" << std::flush;  // a full disk shows only at the flush
     if (!json_file)
@@ -265,7 +278,8 @@ int run_fit_command(int argc, char** argv) {
   print_table(scenario.parameters, fit, truth, *setup, at_truth ? &*at_truth : nullptr);
   if (q_interior_point >= 0)
     std::printf("q (interior point) %.4f\n", q_interior_point);
-  std::printf("wrote %s, frames.csv, markers.csv and errors.svg\n", (out / "fit.json").c_str());
+  std::printf("wrote %s, frames.csv, markers.csv, errors.svg and evaluations.csv\n",
+              (out / "fit.json").c_str());
   if (fit.failed_evaluations > 0) {
     std::cerr << "clothfit fit: " << fit.failed_evaluations << " of " << fit.evaluations
               << " simulations failed (the search scored them +inf); the first, at "

@@ -80,7 +80,7 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
       std::lock_guard<std::mutex> lock(mutex);
       ++done;
       if (m_result_observer)
-        m_result_observer(i, results[i]);
+        m_result_observer(label, i, results[i]);
       const auto now = Clock::now();
       if (m_progress &&
           (done == count ||

@@ -39,10 +39,12 @@ class ParallelEvaluator {
   std::vector<Evaluation> evaluate_replicas(const std::vector<double>& values, int first, int count,
                                             const std::string& label);
 
-  // Called with each run's index (as in the vector the call returns) and result as soon as it is
-  // done, from the worker threads one at a time (under a lock: keep it short, and do not throw),
-  // e.g. to save what is done while a long sweep goes on. Empty: none.
-  using ResultObserver = std::function<void(std::size_t index, const Evaluation& result)>;
+  // Called with the call's label (e.g. "grid search"), each run's index (as in the vector the call
+  // returns) and result as soon as it is done, from the worker threads one at a time (under a
+  // lock: keep it short, and do not throw), e.g. to save what is done while a long sweep goes
+  // on. Empty: none.
+  using ResultObserver =
+      std::function<void(const std::string& label, std::size_t index, const Evaluation& result)>;
   void set_result_observer(ResultObserver observer) { m_result_observer = std::move(observer); }
 
   int threads() const { return m_threads; }

@@ -28,6 +28,12 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   const auto start = Clock::now();
   const ModelParameters& parameters = objective.parameters();
   ParallelEvaluator evaluator(objective, options.threads, options.progress);
+  if (options.evaluation_log) {
+    evaluator.set_result_observer(
+        [log = options.evaluation_log](const std::string& stage, std::size_t, const Evaluation& e) {
+          write_evaluation_log_row(*log, stage, e);
+        });
+  }
   FitResult fit;
   fit.threads = evaluator.threads();
   const std::vector<int> fitted = parameters.fitted();
@@ -129,6 +135,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
 
   // 6. The run at the optimum, kept frame by frame (alone on the machine: its q is meaningful).
   fit.best = objective.evaluate(fit.values, true);
+  if (options.evaluation_log)
+    write_evaluation_log_row(*options.evaluation_log, "optimum", fit.best);
   fit.objective = fit.best.objective;
   fit.evaluations = evaluator.evaluations() + 1;
   fit.failed_evaluations = evaluator.failures() + (fit.best.ok ? 0 : 1);
@@ -221,6 +229,31 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
   j["marker_gaps"] = setup.marker_gaps;
   j["initial_settling"] = setup.initial_settling;
   return j;
+}
+
+void write_evaluation_log_header(std::ostream& out, const ModelParameters& parameters) {
+  out << "stage";
+  for (const ParameterSpec& spec : parameters.specs())
+    out << ',' << spec.name;
+  out << ",objective,mean_error_m,mean_spread_m,status\n" << std::flush;
+}
+
+void write_evaluation_log_row(std::ostream& out, const std::string& stage,
+                              const Evaluation& evaluation) {
+  char buffer[96];
+  out << stage;
+  for (double v : evaluation.values) {
+    std::snprintf(buffer, sizeof buffer, ",%.9g", v);
+    out << buffer;
+  }
+  if (evaluation.ok) {
+    std::snprintf(buffer, sizeof buffer, ",%.9g,%.9g,%.9g,", evaluation.objective,
+                  evaluation.errors.mean_error_m, evaluation.errors.mean_spread_m);
+    out << buffer << (evaluation.unconverged_steps > 0 ? "iteration_cap" : "ok");
+  } else {
+    out << ",,,,failed";
+  }
+  out << '\n' << std::flush;  // a row at a time: an interrupted fit keeps every finished run
 }
 
 void write_frames_csv(const std::string& path, const Evaluation& evaluation,

@@ -26,7 +26,17 @@ struct FitOptions {
   // max(profile_tolerance, 2 × relative noise). 0: no replicas, profile_tolerance only.
   int noise_replicas = 6;
   std::ostream* progress = nullptr;  // progress lines (stderr in the CLI)
+  // Every simulation of the fit as it completes, as CSV (write_evaluation_log_header first):
+  // what a fit that is interrupted keeps. Null: none.
+  std::ostream* evaluation_log = nullptr;
 };
+
+// The evaluation log's header and one row: the stage ("grid search", "refine", "profile",
+// "objective noise", "optimum"), every parameter, objective (Σ e_n, m), mean_error_m,
+// mean_spread_m, status (ok, iteration_cap or failed; failed rows have no numbers).
+void write_evaluation_log_header(std::ostream& out, const ModelParameters& parameters);
+void write_evaluation_log_row(std::ostream& out, const std::string& stage,
+                              const Evaluation& evaluation);
 
 FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress);
 

@@ -126,7 +126,8 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
   std::vector<std::size_t> runs_done(count, 0);
   auto last_checkpoint = Clock::now();
   if (checkpoint) {
-    evaluator.set_result_observer([&](std::size_t run, const Evaluation& result) {
+    evaluator.set_result_observer([&](const std::string&, std::size_t run,
+                                      const Evaluation& result) {
       const std::size_t k = run / r;
       runs_of[k].resize(r);
       runs_of[k][run % r] = result;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -229,6 +230,29 @@ TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
       EXPECT_NE(r.output.find("from marker C"), std::string::npos) << r.output;
     }
   }
+}
+
+// fit writes evaluations.csv, a row per simulation as it completes: as many rows as fit.json
+// counts evaluations, every stage of the search named.
+TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {
+  const auto dir = scratch("fit_log");
+  const Result r = run("fit " + write_flat_sheet_recording(dir, "flat", false) +
+                       " --grid 3 --refine-iterations 2 --noise-replicas 2 --quiet --out " +
+                       (dir / "fit").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream log(dir / "fit/evaluations.csv");
+  std::string header;
+  ASSERT_TRUE(std::getline(log, header));
+  EXPECT_EQ(header, "stage,alpha,delta,objective,mean_error_m,mean_spread_m,status");
+  long rows = 0;
+  std::set<std::string> stages;
+  for (std::string line; std::getline(log, line); ++rows)
+    stages.insert(line.substr(0, line.find(',')));
+  std::ifstream fit_file(dir / "fit/fit.json");
+  const nlohmann::json fit = nlohmann::json::parse(fit_file);
+  EXPECT_EQ(rows, fit["evaluations"].get<long>());
+  for (const char* stage : {"grid search", "profile", "objective noise", "optimum"})
+    EXPECT_EQ(stages.count(stage), 1u) << stage;
 }
 
 // An output file on a full disk (a link to /dev/full, where every write fails with ENOSPC) fails
