@@ -319,33 +319,29 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
     return R"({"cloth": {"mesh": {"type": "grid", )" + mesh_fields +
            R"(}, "density": 0.1}, "time": {"duration": 1}})";
   };
-  const Result r = simulate(
-      "bad.json", grid_scenario(R"("width": -1, "height": 1, "nodes_x": 3, "nodes_y": 3)"));
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("cloth.mesh.width"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("> 0"), std::string::npos) << r.output;
-  const Result i = simulate(
-      "one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"));
-  EXPECT_EQ(i.exit_code, 2);
-  EXPECT_NE(i.output.find("cloth.mesh.nodes_x: expected an integer >= 2, found 1"),
-            std::string::npos)
-      << i.output;
-  // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
-  const Result far = simulate(
-      "far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"));
-  EXPECT_EQ(far.exit_code, 2);
-  EXPECT_NE(far.output.find("cloth.mesh: expected the sheet within 1e+06 m of the origin"),
-            std::string::npos)
-      << far.output;
-  const Result s = simulate("syntax.json", "{\n  \"cloth\": ,\n}");
-  EXPECT_EQ(s.exit_code, 2);
-  EXPECT_NE(s.output.find("syntax.json:2:"), std::string::npos) << s.output;
-  // nlohmann::json reports a number beyond a double's range as out_of_range, without a position.
-  const Result o = simulate("overflow.json", "{\"time\": {\n  \"duration\": 1e400}}");
-  EXPECT_EQ(o.exit_code, 2);
-  EXPECT_NE(o.output.find("overflow.json:2:15: invalid JSON (the number 1e400 is beyond the range"),
-            std::string::npos)
-      << o.output;
+  struct Case {
+    const char* file;
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"bad.json", grid_scenario(R"("width": -1, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
+       "cloth.mesh.width: expected a finite number > 0"},
+      {"one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"),
+       "cloth.mesh.nodes_x: expected an integer >= 2, found 1"},
+      // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
+      {"far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
+       "cloth.mesh: expected the sheet within 1e+06 m of the origin"},
+      {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},
+      // nlohmann::json reports a number beyond a double's range as out_of_range, unplaced.
+      {"overflow.json", "{\"time\": {\n  \"duration\": 1e400}}",
+       "overflow.json:2:15: invalid JSON (the number 1e400 is beyond the range"},
+  };
+  for (const Case& c : cases) {
+    const Result r = simulate(c.file, c.text);
+    EXPECT_EQ(r.exit_code, 2) << c.file << ": " << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.file << ": " << r.output;
+  }
   EXPECT_EQ(run("simulate " + (dir / "missing.json").string() + " --out x").exit_code, 2);
   EXPECT_EQ(run("simulate --qp simplex " + (dir / "bad.json").string() + " --out x").exit_code, 2);
 }
