@@ -257,8 +257,6 @@ int run_fit_command(int argc, char** argv) {
   }
   const std::filesystem::path out(out_dir);
   try {
-    if (!evaluation_log)  // rows are flushed one by one: a full disk shows at once
-      throw std::runtime_error("cannot write " + log_path.string());
     std::ofstream json_file(out / "fit.json");
     json_file << result.dump(2) << "\n" << std::flush;  // a full disk shows only at the flush
     if (!json_file)
@@ -271,6 +269,8 @@ int run_fit_command(int argc, char** argv) {
         << std::flush;
     if (!svg)
       throw std::runtime_error("cannot write " + (out / "errors.svg").string());
+    if (!evaluation_log)  // flushed row by row
+      throw std::runtime_error("cannot write " + log_path.string());
   } catch (const std::exception& e) {
     std::cerr << "clothfit fit: " << e.what() << "\n";
     return kExitFailedRun;
