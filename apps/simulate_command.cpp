@@ -7,10 +7,8 @@
 //                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -34,16 +33,6 @@ const char* kUsage =
     "1 when a step failed or hit the iteration cap, 2 for bad input. Ctrl-C (or SIGTERM)\n"
     "stops after the current step and still writes the summary (exit code 1; a second\n"
     "Ctrl-C stops at once).\n\noptions";
-
-// Set by SIGINT or SIGTERM: the run stops after its current step and writes what it has. The
-// handler then restores the default, so that a second signal ends the process at once.
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void request_stop(int signal) {
-  g_stop = true;
-  std::signal(signal, SIG_DFL);
-}
 
 // The header of iterations.csv; its columns are IterationRecord's fields in order.
 const char* kIterationsHeader =
@@ -219,12 +208,12 @@ int run_simulate_command(int argc, char** argv) {
               << " nodes, " << total_steps << " steps of " << scenario.model.options.time_step
               << " s, QP " << qp::to_string(scenario.model.options.qp_solver) << "\n";
   }
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
-  const scenario::RunSummary run =
-      scenario::run_simulation(scenario, observer, iteration_observer, &g_stop);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  // Ctrl-C or SIGTERM: the run stops after its current step and writes what it has.
+  const scenario::RunSummary run = [&] {
+    const StopOnSignal stop;
+    return scenario::run_simulation(scenario, observer, iteration_observer,
+                                    &StopOnSignal::requested());
+  }();
   // A full disk shows only when the buffers are flushed: every file is checked, and a run whose
   // output was not all written fails.
   std::vector<std::string> unwritten;

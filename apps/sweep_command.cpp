@@ -1,5 +1,6 @@
 // clothfit sweep SCENARIO.json --vary NAME=LO:HI:STEP [--vary ...] --out DIR: the objective over a
 // 1-D or 2-D parameter grid (paper Fig. 7), the other parameters fixed; writes DIR/sweep.csv.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "apps/command_line.hpp"
+#include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
 #include "fitting/parameter_sweep.hpp"
@@ -25,7 +27,8 @@ const char* kUsage =
     "mean_error_m, mean_spread_m and status per point, first parameter varying slowest;\n"
     "why a point failed goes to stderr, one line per failed point. While it runs, sweep.csv\n"
     "is rewritten every 5 s with the points done so far (the others 'pending'), so an\n"
-    "interrupted sweep keeps them.\n"
+    "interrupted sweep keeps them; Ctrl-C (or SIGTERM) starts no further run and saves\n"
+    "every point done (exit code 1; a second Ctrl-C stops at once).\n"
     "The other parameters take their fixed values, the start of their fit bounds (the middle by\n"
     "default), --at values or the optimum of --from FIT.json.\n"
     "With --replicas R every point is also run in R - 1 replicas perturbed far below what a\n"
@@ -126,9 +129,17 @@ int run_sweep_command(int argc, char** argv) {
   const fitting::RecordingObjective objective(*setup, scenario.parameters);
   fitting::ParallelEvaluator evaluator(objective, threads >= 0 ? threads : scenario.fit.threads,
                                        progress);
-  const fitting::SweepResult sweep =
-      fitting::run_sweep(evaluator, base, axes, replicas,
-                         [&save](const fitting::SweepResult& so_far) { save(so_far); });
+  // Ctrl-C or SIGTERM: no further run starts; the points done are saved, the others pending.
+  const fitting::SweepResult sweep = [&] {
+    const StopOnSignal stop;
+    evaluator.set_stop_flag(&StopOnSignal::requested());
+    return fitting::run_sweep(evaluator, base, axes, replicas,
+                              [&save](const fitting::SweepResult& so_far) { save(so_far); });
+  }();
+  evaluator.set_stop_flag(nullptr);
+  const bool interrupted = evaluator.stopped();
+  const auto done =
+      static_cast<std::size_t>(std::count(sweep.completed.begin(), sweep.completed.end(), true));
   const bool written = save(sweep);
   std::size_t best = sweep.evaluations.size();
   for (std::size_t k = 0; k < sweep.evaluations.size(); ++k) {
@@ -148,13 +159,21 @@ int run_sweep_command(int argc, char** argv) {
     std::cout << "wrote " << csv_path.string() << " (" << sweep.points.size() << " points";
     if (failed)
       std::cout << ", " << failed << " failed";
+    if (interrupted)
+      std::cout << ", " << sweep.points.size() - done << " pending";
     std::cout << ")\n";
   } else {
     std::cerr << "clothfit sweep: writing " << csv_path.string()
               << " failed (disk full?): it is missing or holds only the points of an earlier "
                  "save; the minimum follows\n";
   }
-  if (best == sweep.evaluations.size()) {
+  if (interrupted) {
+    std::cerr << "clothfit sweep: interrupted (Ctrl-C or SIGTERM) after " << done << " of "
+              << sweep.points.size() << " points"
+              << (best == sweep.evaluations.size() ? "\n" : "; the minimum among them follows\n");
+    if (best == sweep.evaluations.size())
+      return kExitFailedRun;
+  } else if (best == sweep.evaluations.size()) {
     std::cerr << "clothfit sweep: every simulation failed: " << sweep.evaluations[0].message
               << "\n";
     return kExitFailedRun;
@@ -170,7 +189,7 @@ int run_sweep_command(int argc, char** argv) {
               << 100 * sweep.noise[best].relative() << " %)";
   }
   std::cout << "\n";
-  return written ? kExitOk : kExitFailedRun;
+  return written && !interrupted ? kExitOk : kExitFailedRun;
 }
 
 }  // namespace clothfit::apps

@@ -57,6 +57,7 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
                                                const std::function<Evaluation(std::size_t)>& job) {
   using Clock = std::chrono::steady_clock;
   std::vector<Evaluation> results(count);
+  std::vector<char> ran(count, 0);  // written by the worker that ran it, read after the joins
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mutex;
@@ -65,11 +66,14 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
   auto last_report = start;
   auto worker = [&] {
     for (;;) {
+      if (m_stop != nullptr && m_stop->load())
+        return;
       const std::size_t i = next.fetch_add(1);
       if (i >= count)
         return;
       try {
         results[i] = job(i);
+        ran[i] = 1;
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!error)
@@ -103,8 +107,12 @@ std::vector<Evaluation> ParallelEvaluator::run(std::size_t count, const std::str
     t.join();
   if (error)
     std::rethrow_exception(error);
-  m_evaluations += static_cast<long>(count);
-  for (const Evaluation& e : results) {
+  m_stopped = static_cast<std::size_t>(std::count(ran.begin(), ran.end(), 1)) < count;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!ran[i])
+      continue;
+    ++m_evaluations;
+    const Evaluation& e = results[i];
     if (e.ok)
       continue;
     if (m_failures++ > 0)

@@ -3,6 +3,7 @@
 // order of the points.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -47,6 +48,12 @@ class ParallelEvaluator {
       std::function<void(const std::string& label, std::size_t index, const Evaluation& result)>;
   void set_result_observer(ResultObserver observer) { m_result_observer = std::move(observer); }
 
+  // While *stop is set, no further run starts: the call returns once the runs under way are done,
+  // the others left as default Evaluations (not ok, not counted) and stopped() true. Null: none.
+  void set_stop_flag(const std::atomic<bool>* stop) { m_stop = stop; }
+  // Whether the last call ended early because of the stop flag.
+  bool stopped() const { return m_stopped; }
+
   int threads() const { return m_threads; }
   long evaluations() const { return m_evaluations; }  // all evaluations so far
   // Evaluations whose simulation failed so far, and the first of them: its parameter values
@@ -66,6 +73,8 @@ class ParallelEvaluator {
   std::ostream* m_progress;
   double m_progress_interval_s;
   ResultObserver m_result_observer;
+  const std::atomic<bool>* m_stop = nullptr;
+  bool m_stopped = false;
   long m_evaluations = 0;
   long m_failures = 0;
   std::string m_first_failure;

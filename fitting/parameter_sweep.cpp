@@ -125,27 +125,25 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
   std::vector<std::vector<Evaluation>> runs_of(count);  // by replica
   std::vector<std::size_t> runs_done(count, 0);
   auto last_checkpoint = Clock::now();
-  if (checkpoint) {
-    evaluator.set_result_observer([&](const std::string&, std::size_t run,
-                                      const Evaluation& result) {
-      const std::size_t k = run / r;
-      runs_of[k].resize(r);
-      runs_of[k][run % r] = result;
-      if (++runs_done[k] < r)
-        return;
-      if (r == 1)
-        so_far.evaluations[k] = std::move(runs_of[k].front());
-      else
-        so_far.evaluations[k] = combine_replicas(std::move(runs_of[k]), &so_far.noise[k]);
-      runs_of[k] = {};
-      so_far.completed[k] = true;
-      const auto now = Clock::now();
-      if (std::chrono::duration<double>(now - last_checkpoint).count() >= checkpoint_interval_s) {
-        last_checkpoint = now;
-        checkpoint(so_far);
-      }
-    });
-  }
+  evaluator.set_result_observer([&](const std::string&, std::size_t run, const Evaluation& result) {
+    const std::size_t k = run / r;
+    runs_of[k].resize(r);
+    runs_of[k][run % r] = result;
+    if (++runs_done[k] < r)
+      return;
+    if (r == 1)
+      so_far.evaluations[k] = std::move(runs_of[k].front());
+    else
+      so_far.evaluations[k] = combine_replicas(std::move(runs_of[k]), &so_far.noise[k]);
+    runs_of[k] = {};
+    so_far.completed[k] = true;
+    const auto now = Clock::now();
+    if (checkpoint &&
+        std::chrono::duration<double>(now - last_checkpoint).count() >= checkpoint_interval_s) {
+      last_checkpoint = now;
+      checkpoint(so_far);
+    }
+  });
   std::vector<Evaluation> runs;
   try {
     runs = r == 1 ? evaluator.evaluate(sweep.points, "sweep")
@@ -155,6 +153,8 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
     throw;
   }
   evaluator.set_result_observer({});
+  if (evaluator.stopped())  // the points whose runs all finished; the others pending
+    return so_far;
   if (r == 1) {
     sweep.evaluations = std::move(runs);
   } else {

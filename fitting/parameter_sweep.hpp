@@ -31,8 +31,8 @@ struct SweepResult {
   std::vector<Evaluation> evaluations;
   int replicas = 1;
   std::vector<ObjectiveNoise> noise;  // per point with replicas > 1 (objective_noise.hpp)
-  // Per point: whether it has run (with all its replicas). All true once run_sweep returns;
-  // checkpoints of a sweep still running have points pending.
+  // Per point: whether it has run (with all its replicas). All true once run_sweep returns,
+  // unless it was stopped; checkpoints of a sweep still running have points pending.
   std::vector<bool> completed;
 };
 
@@ -49,7 +49,8 @@ Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise)
 // `checkpoint`, when given, gets the sweep so far (points still running or not started are not
 // `completed`) whenever a point completes and at least checkpoint_interval_s has passed since
 // the last call, from a worker thread, one call at a time; it must not throw. It is not called
-// at the end: the returned sweep is the whole one.
+// at the end: the returned sweep is the whole one, or, when the evaluator's stop flag ended it
+// early (ParallelEvaluator::stopped()), the points whose runs all finished, the others pending.
 using SweepCheckpoint = std::function<void(const SweepResult& so_far)>;
 SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& base,
                       const std::vector<GridAxis>& axes, int replicas = 1,

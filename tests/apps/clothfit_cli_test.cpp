@@ -418,6 +418,30 @@ TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
   EXPECT_EQ(lines, 1 + (steps / 100 + 1) * 63) << steps << " steps";
 }
 
+// Ctrl-C (SIGINT from `timeout` after 2 s) stops a long sweep: no further run starts, the points
+// done are in sweep.csv and the others pending, and the command says so (exit code 1).
+TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
+  const auto dir = scratch("sweep_interrupt");
+  const std::string recording =
+      (testing::source_dir() / "datasets/recordings/denim_tablecloth_high.json").string();
+  const Result r = testing::run_clothfit(
+      "sweep " + recording + " --vary mu.table=0:2:0.1 --replicas 6 --quiet --out " +
+          (dir / "out").string(),
+      "timeout --preserve-status -s INT 2 ");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("clothfit sweep: interrupted (Ctrl-C or SIGTERM) after "),
+            std::string::npos)
+      << r.output;
+  std::ifstream csv(dir / "out/sweep.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line)) << r.output;
+  long rows = 0, pending = 0;
+  for (; std::getline(csv, line); ++rows)
+    pending += line.find(",pending,") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(rows, 21);
+  EXPECT_GT(pending, 0);  // 126 runs of about 0.15 s each do not fit in 2 s
+}
+
 // Whole-number options outside their range are refused, naming the option (they were taken as
 // "not given" and the default used instead).
 TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {

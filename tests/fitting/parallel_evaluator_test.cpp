@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -39,6 +40,42 @@ TEST(ParallelEvaluator, CountsFailedRunsAndKeepsTheFirstOnesValuesAndMessage) {
   clean.evaluate({{0.2, 0.08, 1.0}}, "test");
   EXPECT_EQ(clean.failures(), 0);
   EXPECT_TRUE(clean.first_failure().empty());
+}
+
+// Each result reaches the observer with its call's label and index as it completes; a stop flag
+// raised there keeps further runs from starting (one thread: the next one), and the runs that did
+// not start are neither counted nor samples.
+TEST(ParallelEvaluator, ReportsEachResultAndStopsWhenAsked) {
+  const auto recording = table_recording(10);
+  const RecordingObjective objective(recording->setup, recording->scenario.parameters);
+  ParallelEvaluator evaluator(objective, 1, nullptr);
+  std::atomic<bool> stop{false};
+  std::vector<std::size_t> seen;
+  evaluator.set_stop_flag(&stop);
+  evaluator.set_result_observer(
+      [&](const std::string& label, std::size_t index, const Evaluation& result) {
+        EXPECT_EQ(label, "test");
+        EXPECT_TRUE(result.ok) << result.message;
+        seen.push_back(index);
+        if (seen.size() == 2)
+          stop = true;
+      });
+  const std::vector<std::vector<double>> points = {
+      {0.2, 0.08, 1.0}, {0.3, 0.08, 1.0}, {0.4, 0.08, 1.0}, {0.5, 0.08, 1.0}};
+  const std::vector<Evaluation> results = evaluator.evaluate(points, "test");
+  EXPECT_EQ(seen, (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(evaluator.stopped());
+  EXPECT_TRUE(results[1].ok);
+  EXPECT_FALSE(results[2].ok);
+  EXPECT_EQ(evaluator.evaluations(), 2);
+  EXPECT_EQ(evaluator.failures(), 0);  // not started is not failed
+  EXPECT_EQ(evaluator.samples().size(), 2u);
+
+  stop = false;
+  evaluator.set_result_observer({});
+  evaluator.evaluate(points, "test");
+  EXPECT_FALSE(evaluator.stopped());
+  EXPECT_EQ(evaluator.evaluations(), 6);
 }
 
 }  // namespace
