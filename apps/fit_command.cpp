@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
 #include "fitting/fit_table.hpp"
@@ -225,9 +226,18 @@ int run_fit_command(int argc, char** argv) {
   fit_options.evaluation_log = &evaluation_log;
   fitting::FitResult fit;
   try {
+    // Ctrl-C or SIGTERM: no further simulation starts, and the fit ends without a result.
+    const StopOnSignal stop;
+    fit_options.stop = &StopOnSignal::requested();
     fit = fitting::fit_parameters(objective, fit_options);
   } catch (const std::exception& e) {
     std::cerr << "clothfit fit: " << e.what() << "\n";
+    return kExitFailedRun;
+  }
+  if (fit.interrupted) {
+    std::cerr << "clothfit fit: interrupted (Ctrl-C or SIGTERM) after " << fit.evaluations
+              << " simulations; " << log_path.string()
+              << " has every one of them; no fit.json is written\n";
     return kExitFailedRun;
   }
   double q_interior_point = -1.0;

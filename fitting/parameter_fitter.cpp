@@ -34,9 +34,19 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
           write_evaluation_log_row(*log, stage, e);
         });
   }
+  evaluator.set_stop_flag(options.stop);
   FitResult fit;
   fit.threads = evaluator.threads();
   const std::vector<int> fitted = parameters.fitted();
+  // Checked after each stage: once stopped, the stages after it would only score runs not made.
+  const auto stopped = [&] {
+    if (!(options.stop != nullptr && options.stop->load()))
+      return false;
+    fit.interrupted = true;
+    fit.evaluations = evaluator.evaluations();
+    fit.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return true;
+  };
 
   // 1. Grid search over the bounds.
   const int default_points = options.grid_points > 0 ? options.grid_points
@@ -50,6 +60,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   }
   const std::vector<std::vector<double>> points = grid_points(parameters.start_values(), axes);
   const std::vector<Evaluation> grid = evaluator.evaluate(points, "grid search");
+  if (stopped())
+    return fit;
   fit.grid_evaluations = static_cast<int>(grid.size());
   std::size_t best = grid.size();
   for (std::size_t k = 0; k < grid.size(); ++k) {
@@ -66,6 +78,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   // 2. Bounded refinement from the best grid point.
   const RefinementResult refined =
       refine_with_ceres(evaluator, parameters, fit.grid_best, options.refinement, options.progress);
+  if (stopped())
+    return fit;
   fit.values = refined.values;
   fit.objective = refined.objective;
   fit.refinement_iterations = refined.iterations;
@@ -79,6 +93,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   // 3. The objective's noise at the refined point (perturbed replicas of its run): differences
   //    smaller than twice its standard deviation say nothing about the parameters.
   fit.noise = measure_objective_noise(evaluator, fit.values, options.noise_replicas);
+  if (stopped())
+    return fit;
   fit.noise_values = fit.values;
   std::vector<double> anchor = fit.values;  // the last point reached by a resolved improvement
 
@@ -95,6 +111,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   for (int round = 0; round < kProfileRounds && !fitted.empty(); ++round) {
     const ProfileResult profile = profile_parameters(evaluator, parameters, fit.values,
                                                      fit.objective, options.profile_tolerance);
+    if (stopped())
+      return fit;
     fit.intervals = profile.intervals;
     if (!profile.improved)
       break;
@@ -126,6 +144,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   //    being the lowest sample.
   if (anchor != fit.noise_values) {
     fit.noise = measure_objective_noise(evaluator, anchor, options.noise_replicas);
+    if (stopped())
+      return fit;
     fit.noise_values = anchor;
   }
   fit.interval_tolerance = interval_tolerance(options.profile_tolerance, fit.noise);

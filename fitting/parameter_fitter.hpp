@@ -3,6 +3,7 @@
 // and a profile of each parameter around the optimum (objective_profile.hpp).
 #pragma once
 
+#include <atomic>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,6 +30,9 @@ struct FitOptions {
   // Every simulation of the fit as it completes, as CSV (write_evaluation_log_header first):
   // what a fit that is interrupted keeps. Null: none.
   std::ostream* evaluation_log = nullptr;
+  // Once *stop is set, no further simulation starts and the fit returns after the runs under way,
+  // FitResult::interrupted set and nothing else meaningful in it. Null: none.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // The evaluation log's header and one row: the stage ("grid search", "refine", "profile",
@@ -61,6 +65,7 @@ struct FitResult {
   double wall_seconds = 0.0;
   std::string termination;
   int threads = 1;
+  bool interrupted = false;  // FitOptions::stop ended it: only `evaluations` is meaningful
 };
 
 FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& options);

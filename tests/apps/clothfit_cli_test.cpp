@@ -442,6 +442,26 @@ TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
   EXPECT_GT(pending, 0);  // 126 runs of about 0.15 s each do not fit in 2 s
 }
 
+// Ctrl-C (SIGINT after 2 s) stops a fit: no further simulation starts, no fit.json is written, and
+// evaluations.csv has every run made (exit code 1).
+TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
+  const auto dir = scratch("fit_interrupt");
+  const std::string recording =
+      (testing::source_dir() / "datasets/recordings/polyester_hitting.json").string();
+  const Result r =
+      testing::run_clothfit("fit " + recording + " --quiet --out " + (dir / "out").string(),
+                            "timeout --preserve-status -s INT 2 ");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("clothfit fit: interrupted (Ctrl-C or SIGTERM) after "),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/fit.json"));
+  std::ifstream log(dir / "out/evaluations.csv");
+  std::string header;
+  ASSERT_TRUE(std::getline(log, header));
+  EXPECT_EQ(header.rfind("stage,alpha,delta,", 0), 0u) << header;
+}
+
 // Whole-number options outside their range are refused, naming the option (they were taken as
 // "not given" and the default used instead).
 TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
