@@ -101,7 +101,7 @@ int run_synth_command(int argc, char** argv) {
     std::filesystem::remove(tmp_csv, ec);
     std::filesystem::remove(tmp_truth, ec);
     std::cerr << "clothfit synth: " << e.what() << "\n";
-    return kExitBadInput;
+    return kExitFailedRun;  // the recording was made, but could not be written
   }
   std::cout << "wrote " << out_path << " (" << recording.take.frame_count() << " frames, "
             << recording.take.marker_count() << " markers) and " << truth_path << "\n";

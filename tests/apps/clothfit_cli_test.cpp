@@ -296,6 +296,20 @@ TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
   EXPECT_NE(fit.output.find("cannot write " + (dir / "fit/frames.csv").string()), std::string::npos)
       << fit.output;
 
+  // synth writes through TAKE.truth.json.partial and a rename.
+  std::ofstream(dir / "synth.json") << R"({"recording": "take.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 2, "columns": 2, "markers": [["A1", "A2"], ["B1", "B2"]]},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08},
+    "synth": {"duration": 0.05, "settle": 0.05, "motion": {"kind": "keyframes", "held": {
+      "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
+  full(dir / "take.truth.json.partial");
+  const Result synth = run("synth " + (dir / "synth.json").string() +
+                           " --truth alpha=0.2 --quiet --out " + (dir / "take.csv").string());
+  EXPECT_EQ(synth.exit_code, 1) << synth.output;
+  EXPECT_NE(synth.output.find("cannot write"), std::string::npos) << synth.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "take.csv"));  // nothing half-written left
+
   std::ofstream(dir / "points.csv")
       << "alpha,objective,mean_error_m,mean_spread_m,status\n0.2,1.5,0.01,0.002,ok\n";
   const Result plot =
