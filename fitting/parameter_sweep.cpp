@@ -116,12 +116,11 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
   sweep.replicas = std::max(replicas, 1);
   const std::size_t r = static_cast<std::size_t>(sweep.replicas);
   const std::size_t count = sweep.points.size();
-  // The checkpoints' view: a point's runs as they come in, combined once all r are there.
-  SweepResult so_far = sweep;
-  so_far.evaluations.resize(count);
-  so_far.completed.assign(count, false);
+  // Filled as the runs come in: a point's runs combined once all r are there.
+  sweep.evaluations.resize(count);
+  sweep.completed.assign(count, false);
   if (r > 1)
-    so_far.noise.resize(count);
+    sweep.noise.resize(count);
   std::vector<std::vector<Evaluation>> runs_of(count);  // by replica
   std::vector<std::size_t> runs_done(count, 0);
   auto last_checkpoint = Clock::now();
@@ -132,39 +131,30 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
     if (++runs_done[k] < r)
       return;
     if (r == 1)
-      so_far.evaluations[k] = std::move(runs_of[k].front());
+      sweep.evaluations[k] = std::move(runs_of[k].front());
     else
-      so_far.evaluations[k] = combine_replicas(std::move(runs_of[k]), &so_far.noise[k]);
+      sweep.evaluations[k] = combine_replicas(std::move(runs_of[k]), &sweep.noise[k]);
     runs_of[k] = {};
-    so_far.completed[k] = true;
+    sweep.completed[k] = true;
     const auto now = Clock::now();
     if (checkpoint &&
         std::chrono::duration<double>(now - last_checkpoint).count() >= checkpoint_interval_s) {
       last_checkpoint = now;
-      checkpoint(so_far);
+      checkpoint(sweep);
     }
   });
-  std::vector<Evaluation> runs;
+  // The observer sees every run that finishes: the whole sweep, or, when the stop flag ended it
+  // early, the points whose runs all finished.
   try {
-    runs = r == 1 ? evaluator.evaluate(sweep.points, "sweep")
-                  : evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
+    if (r == 1)
+      evaluator.evaluate(sweep.points, "sweep");
+    else
+      evaluator.evaluate_replicated(sweep.points, sweep.replicas, "sweep");
   } catch (...) {
     evaluator.set_result_observer({});
     throw;
   }
   evaluator.set_result_observer({});
-  if (evaluator.stopped())  // the points whose runs all finished; the others pending
-    return so_far;
-  if (r == 1) {
-    sweep.evaluations = std::move(runs);
-  } else {
-    for (std::size_t k = 0; k < count; ++k) {
-      std::vector<Evaluation> point(std::make_move_iterator(runs.begin() + k * r),
-                                    std::make_move_iterator(runs.begin() + (k + 1) * r));
-      sweep.evaluations.push_back(combine_replicas(std::move(point), &sweep.noise.emplace_back()));
-    }
-  }
-  sweep.completed.assign(count, true);
   return sweep;
 }
 

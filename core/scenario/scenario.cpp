@@ -166,12 +166,12 @@ void parse_stick(const JsonObject& s, stepper::SimulationModel* model) {
   const Eigen::Vector3d p0 = end0.vector3("position"), p1 = end1.vector3("position");
   stick.end0 = parse_path(end0, p0);
   stick.end1 = parse_path(end1, p1);
-  if ((stick.end1.position(0.0) - stick.end0.position(0.0)).norm() < 1e-6)
+  const double length = (stick.end1.position(0.0) - stick.end0.position(0.0)).norm();
+  if (length < 1e-6)
     end1.fail("position", "expected the two ends of the stick apart at t = 0");
   stick.radius = s.number("radius", stick.radius, Range::positive());
   stick.max_segment_length =
       s.number("max_segment_length", stick.max_segment_length, Range::positive());
-  const double length = (stick.end1.position(0.0) - stick.end0.position(0.0)).norm();
   if (!(length / stick.max_segment_length <= stepper::Stick::kMaxSegments)) {
     s.fail("max_segment_length",
            "expected at most " + std::to_string(stepper::Stick::kMaxSegments) +
