@@ -404,18 +404,18 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
   }
 }
 
-// Ctrl-C (here SIGINT from `timeout` after 0.5 s) stops a long run after its current step, and
-// the run still writes its summary and every frame it reached (exit code 1: not complete). The
-// signal killed the process before: no summary, the buffered frames lost.
+// Ctrl-C (here SIGINT, sent once steps.csv shows steps done) stops a long run after its current
+// step, and the run still writes its summary and every frame it reached (exit code 1: not
+// complete). The signal killed the process before: no summary, the buffered frames lost.
 TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
   const auto dir = scratch("interrupt");
   std::ofstream(dir / "long.json") << R"({"cloth": {"mesh": {"type": "grid", "width": 0.42,
       "height": 0.594, "nodes_x": 7, "nodes_y": 9}, "material": "polyester", "damping": 0.2,
       "virtual_density": 0.08}, "time": {"duration": 1000}, "held": [{"nodes": [[0, 0], [0, 6]]}],
       "output": {"every": 100}})";
-  const Result r = testing::run_clothfit(
+  const Result r = testing::run_clothfit_interrupted(
       "simulate " + (dir / "long.json").string() + " --quiet --out " + (dir / "out").string(),
-      "timeout --preserve-status -s INT 0.5 ");
+      [&dir](const std::string&) { return testing::has_lines(dir / "out/steps.csv", 2); });
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("interrupted              after "), std::string::npos) << r.output;
   std::ifstream summary_file(dir / "out/summary.json");
@@ -432,16 +432,17 @@ TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
   EXPECT_EQ(lines, 1 + (steps / 100 + 1) * 63) << steps << " steps";
 }
 
-// Ctrl-C (SIGINT from `timeout` after 2 s) stops a long sweep: no further run starts, the points
-// done are in sweep.csv and the others pending, and the command says so (exit code 1).
+// Ctrl-C (SIGINT once the first progress line is out, about 2 s in) stops a long sweep: no further
+// run starts, the points done are in sweep.csv and the others pending, and the command says so
+// (exit code 1).
 TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
   const auto dir = scratch("sweep_interrupt");
   const std::string recording =
       (testing::source_dir() / "datasets/recordings/denim_tablecloth_high.json").string();
-  const Result r = testing::run_clothfit(
-      "sweep " + recording + " --vary mu.table=0:2:0.1 --replicas 6 --quiet --out " +
+  const Result r = testing::run_clothfit_interrupted(
+      "sweep " + recording + " --vary mu.table=0:2:0.1 --replicas 6 --out " +
           (dir / "out").string(),
-      "timeout --preserve-status -s INT 2 ");
+      [](const std::string& output) { return output.find(" evaluations, ") != std::string::npos; });
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("clothfit sweep: interrupted (Ctrl-C or SIGTERM) after "),
             std::string::npos)
@@ -456,15 +457,15 @@ TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
   EXPECT_GT(pending, 0);  // 126 runs of about 0.15 s each do not fit in 2 s
 }
 
-// Ctrl-C (SIGINT after 2 s) stops a fit: no further simulation starts, no fit.json is written, and
-// evaluations.csv has every run made (exit code 1).
+// Ctrl-C (SIGINT once evaluations.csv has a run) stops a fit: no further simulation starts, no
+// fit.json is written, and evaluations.csv has every run made (exit code 1).
 TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   const auto dir = scratch("fit_interrupt");
   const std::string recording =
       (testing::source_dir() / "datasets/recordings/polyester_hitting.json").string();
-  const Result r =
-      testing::run_clothfit("fit " + recording + " --quiet --out " + (dir / "out").string(),
-                            "timeout --preserve-status -s INT 2 ");
+  const Result r = testing::run_clothfit_interrupted(
+      "fit " + recording + " --quiet --out " + (dir / "out").string(),
+      [&dir](const std::string&) { return testing::has_lines(dir / "out/evaluations.csv", 2); });
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("clothfit fit: interrupted (Ctrl-C or SIGTERM) after "),
             std::string::npos)
@@ -474,6 +475,10 @@ TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   std::string header;
   ASSERT_TRUE(std::getline(log, header));
   EXPECT_EQ(header.rfind("stage,alpha,delta,", 0), 0u) << header;
+  long rows = 0;
+  for (std::string line; std::getline(log, line);)
+    ++rows;
+  EXPECT_GT(rows, 0);  // the runs made before the signal
 }
 
 // Whole-number options outside their range are refused, naming the option (they were taken as
