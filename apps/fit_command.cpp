@@ -19,6 +19,7 @@
 #include "core/io/json_object.hpp"
 #include "fitting/fit_table.hpp"
 #include "fitting/parameter_fitter.hpp"
+#include "fitting/parameter_grid.hpp"
 #include "fitting/recording_setup.hpp"
 #include "mocap/mocap_input_error.hpp"
 
@@ -142,7 +143,8 @@ int run_fit_command(int argc, char** argv) {
       "threads,j", po::value(&threads),
       "simulations run in parallel (0: all cores); default: the scenario's fit.threads, else all "
       "cores")("grid", po::value(&grid),
-               "grid points per fitted parameter; default: fit.grid, else 5 (≤ 2 parameters) or 4")(
+               "grid points per fitted parameter (at most 100000 simulations in all); default: "
+               "fit.grid, else 5 (≤ 2 parameters) or 4")(
       "refine-iterations", po::value(&refine),
       "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
       "(20)")(
@@ -208,6 +210,15 @@ int run_fit_command(int argc, char** argv) {
     fit_options.refinement.max_iterations = refine;
   if (noise_replicas >= 0)
     fit_options.noise_replicas = noise_replicas;
+  if (const std::vector<fitting::GridAxis> axes =
+          fitting::fit_grid_axes(scenario.parameters, fit_options);
+      fitting::grid_size(axes) > fitting::kMaxGridPoints) {
+    std::cerr << "clothfit fit: " << scenario_path << ": fit.grid (or --grid, or a parameter's "
+              << "grid): the grid search over " << axes.size()
+              << " fitted parameters would run more than " << fitting::kMaxGridPoints
+              << " simulations; expected fewer grid points per parameter\n";
+    return kExitBadInput;
+  }
   if (progress) {
     *progress << "fit: " << scenario.name << ": " << setup->frames << " frames ("
               << setup->duration_s() << " s), mesh " << setup->model.mesh.grid_rows << " x "

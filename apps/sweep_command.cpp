@@ -11,6 +11,7 @@
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
+#include "fitting/parameter_grid.hpp"
 #include "fitting/parameter_sweep.hpp"
 #include "fitting/recording_setup.hpp"
 #include "mocap/mocap_input_error.hpp"
@@ -46,8 +47,8 @@ int run_sweep_command(int argc, char** argv) {
   int threads = -1, replicas = 1;
   options.add_options()("help,h", "show this help")(
       "vary", po::value(&vary)->composing(),
-      "NAME=LO:HI:STEP, e.g. mu.table=0:2:0.1 (once or twice)")(
-      "out,o", po::value(&out_dir), "output folder (created if needed)")(
+      "NAME=LO:HI:STEP, e.g. mu.table=0:2:0.1 (once or twice; at most 10000 values each, 100000 "
+      "points in all)")("out,o", po::value(&out_dir), "output folder (created if needed)")(
       "at", po::value(&at), "values of the other parameters, e.g. alpha=0.2,delta=0.08")(
       "from", po::value(&from), "take the other parameters from a fit.json (`clothfit fit`)")(
       "threads,j", po::value(&threads),
@@ -81,6 +82,10 @@ int run_sweep_command(int argc, char** argv) {
         axes.push_back(fitting::parse_sweep_axis(v, scenario.parameters));
       if (axes.size() == 2 && axes[0].parameter == axes[1].parameter)
         throw std::invalid_argument("the two --vary parameters must differ");
+      if (fitting::grid_size(axes) > fitting::kMaxGridPoints) {
+        throw std::invalid_argument("--vary: more than " + std::to_string(fitting::kMaxGridPoints) +
+                                    " points in all; use larger steps");
+      }
       base = scenario.parameters.start_values();
       if (!from.empty()) {
         const nlohmann::json fit = read_json_file(from);

@@ -7,7 +7,6 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "fitting/parameter_grid.hpp"
 #include "fitting/svg_plot.hpp"
 
 namespace clothfit::fitting {
@@ -21,6 +20,20 @@ FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress)
   o.noise_replicas = settings.noise_replicas;
   o.progress = progress;
   return o;
+}
+
+std::vector<GridAxis> fit_grid_axes(const ModelParameters& parameters, const FitOptions& options) {
+  const std::vector<int> fitted = parameters.fitted();
+  const int default_points = options.grid_points > 0 ? options.grid_points
+                             : fitted.size() <= 2    ? 5
+                                                     : 4;
+  std::vector<GridAxis> axes;
+  for (int i : fitted) {
+    const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(i)];
+    axes.push_back(
+        {i, linspace(s.lower, s.upper, s.grid_points > 0 ? s.grid_points : default_points)});
+  }
+  return axes;
 }
 
 FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& options) {
@@ -49,16 +62,8 @@ FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& 
   };
 
   // 1. Grid search over the bounds.
-  const int default_points = options.grid_points > 0 ? options.grid_points
-                             : fitted.size() <= 2    ? 5
-                                                     : 4;
-  std::vector<GridAxis> axes;
-  for (int i : fitted) {
-    const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(i)];
-    axes.push_back(
-        {i, linspace(s.lower, s.upper, s.grid_points > 0 ? s.grid_points : default_points)});
-  }
-  const std::vector<std::vector<double>> points = grid_points(parameters.start_values(), axes);
+  const std::vector<std::vector<double>> points =
+      grid_points(parameters.start_values(), fit_grid_axes(parameters, options));
   const std::vector<Evaluation> grid = evaluator.evaluate(points, "grid search");
   if (stopped())
     return fit;

@@ -12,6 +12,7 @@
 #include "fitting/ceres_refinement.hpp"
 #include "fitting/objective_noise.hpp"
 #include "fitting/objective_profile.hpp"
+#include "fitting/parameter_grid.hpp"
 #include "fitting/recording_scenario.hpp"
 
 namespace clothfit::fitting {
@@ -43,6 +44,10 @@ void write_evaluation_log_row(std::ostream& out, const std::string& stage,
                               const Evaluation& evaluation);
 
 FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress);
+
+// The grid search's axes: each fitted parameter's bounds at its own "grid" points, or at
+// options.grid_points, or the default (FitOptions::grid_points).
+std::vector<GridAxis> fit_grid_axes(const ModelParameters& parameters, const FitOptions& options);
 
 struct FitResult {
   std::vector<double> values;  // every parameter at the optimum

@@ -1,6 +1,8 @@
 #include "fitting/parameter_grid.hpp"
 
 #include <cassert>
+#include <stdexcept>
+#include <string>
 
 namespace clothfit::fitting {
 
@@ -15,8 +17,24 @@ std::vector<double> linspace(double lower, double upper, int n) {
   return out;
 }
 
+std::size_t grid_size(const std::vector<GridAxis>& axes) {
+  std::size_t count = 1;
+  for (const GridAxis& axis : axes) {
+    if (axis.values.size() > kMaxGridPoints)
+      return kMaxGridPoints + 1;
+    count *= axis.values.size();  // both factors ≤ kMaxGridPoints + 1: no overflow
+    if (count > kMaxGridPoints)
+      return kMaxGridPoints + 1;
+  }
+  return count;
+}
+
 std::vector<std::vector<double>> grid_points(const std::vector<double>& base,
                                              const std::vector<GridAxis>& axes) {
+  if (grid_size(axes) > kMaxGridPoints) {
+    throw std::invalid_argument("a grid of more than " + std::to_string(kMaxGridPoints) +
+                                " points");
+  }
   std::vector<std::vector<double>> points{base};
   for (const GridAxis& axis : axes) {
     std::vector<std::vector<double>> next;

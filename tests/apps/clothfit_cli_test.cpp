@@ -502,6 +502,26 @@ TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
   }
 }
 
+// A fit's grid search or a sweep of more than 100000 points is refused before it starts, naming
+// what set it (a fit with --grid 1000 over three parameters ran out of memory allocating 1e9
+// points; one of 50 would have run for days).
+TEST(ClothfitCli, GridsTooLargeToRunAreRefused) {
+  const auto recordings = testing::source_dir() / "datasets/recordings";
+  const Result fit = run("fit " + (recordings / "polyester_table_drag.json").string() +
+                         " --grid 50 --quiet --out " + scratch("huge_grid").string());
+  EXPECT_EQ(fit.exit_code, 2) << fit.output;
+  EXPECT_NE(fit.output.find("fit.grid (or --grid, or a parameter's grid): the grid search over 3 "
+                            "fitted parameters would run more than 100000 simulations"),
+            std::string::npos)
+      << fit.output;
+  const Result sweep = run("sweep " + (recordings / "denim_tablecloth_high.json").string() +
+                           " --vary alpha=0:1:0.001 --vary mu.table=0:2:0.001 --quiet --out " +
+                           scratch("huge_sweep").string());
+  EXPECT_EQ(sweep.exit_code, 2) << sweep.output;
+  EXPECT_NE(sweep.output.find("--vary: more than 100000 points in all"), std::string::npos)
+      << sweep.output;
+}
+
 // A run that runs out of memory says so and exits with 1 (it aborted with std::bad_alloc). The
 // million-node mesh is within the limits; 300 MB of address space is not enough for its solver.
 TEST(ClothfitCli, RunningOutOfMemoryIsReportedNotAnAbort) {

@@ -28,6 +28,21 @@ TEST(GridPoints, FirstAxisVariesSlowestAndOthersKeepTheirBase) {
   EXPECT_EQ(grid_points(base, {}).size(), 1u);
 }
 
+// A grid's size is counted without overflow, and a grid too large to run is refused before its
+// points are allocated (a fit with --grid 100000 over three parameters aborted with bad_alloc).
+TEST(GridPoints, AGridOfMoreThanTheMostPointsIsRefused) {
+  const GridAxis hundred{0, std::vector<double>(100, 0.5)};
+  const GridAxis thousand{1, std::vector<double>(1000, 0.5)};
+  EXPECT_EQ(grid_size({}), 1u);
+  EXPECT_EQ(grid_size({hundred, thousand}), 100000u);
+  EXPECT_EQ(grid_points({0.0, 0.0, 0.0}, {hundred, thousand}).size(), kMaxGridPoints);
+  const GridAxis million{2, std::vector<double>(1000000, 0.5)};
+  EXPECT_EQ(grid_size({million}), kMaxGridPoints + 1);
+  EXPECT_EQ(grid_size({hundred, thousand, hundred, thousand}), kMaxGridPoints + 1);
+  EXPECT_THROW(grid_points({0.0, 0.0, 0.0}, {hundred, thousand, {2, {1.0, 2.0}}}),
+               std::invalid_argument);
+}
+
 TEST(SweepAxis, ParsesRangeAndIncludesTheUpperEndWhenOnTheGrid) {
   const ModelParameters p = alpha_delta_mu_parameters();
   const GridAxis axis = parse_sweep_axis("mu.table=0:2:0.1", p);
