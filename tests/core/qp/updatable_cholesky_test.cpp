@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -59,6 +60,42 @@ TEST(UpdatableCholesky, AppendsAndRemovesToMatchADirectFactorisation) {
   add(9);
   add(1);
   check();
+}
+
+// The factor is built by forward substitutions four columns per pass (below a 4 × 4 triangle);
+// every entry must still take its subtractions one at a time in the order of the one-column form,
+// so that the active set's results do not depend on that blocking: the same bits, for every size
+// (the remainders of 4 included).
+TEST(UpdatableCholesky, AppendingGivesTheOneColumnAtATimeFactorBitForBit) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal;
+  const int n = 23;
+  Eigen::MatrixXd g(n, 40);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 40; ++j)
+      g(i, j) = normal(rng);
+  }
+  const Eigen::MatrixXd s = g * g.transpose();
+  Eigen::MatrixXd reference = Eigen::MatrixXd::Zero(n, n);  // the one-column form, row by row
+  UpdatableCholesky chol;
+  Eigen::VectorXd l;
+  for (int r = 0; r < n; ++r) {
+    Eigen::VectorXd y = s.row(r).head(r).transpose();
+    for (int j = 0; j < r; ++j) {
+      const double yj = y[j] / reference(j, j);
+      y[j] = yj;
+      for (int i = j + 1; i < r; ++i)
+        y[i] -= reference(i, j) * yj;
+    }
+    reference.row(r).head(r) = y.transpose();
+    reference(r, r) = std::sqrt(s(r, r) - y.squaredNorm());
+    ASSERT_TRUE(chol.append(s.row(r).head(r).transpose(), s(r, r), 1e-12, &l));
+    ASSERT_EQ(l.size(), r);
+    for (int j = 0; j < r; ++j)
+      ASSERT_EQ(l[j], y[j]) << "row " << r << ", column " << j;  // exact
+    const Eigen::MatrixXd factor = chol.factor();
+    ASSERT_EQ(factor(r, r), reference(r, r)) << "row " << r;
+  }
 }
 
 TEST(UpdatableCholesky, RejectsALinearlyDependentRow) {
