@@ -33,6 +33,7 @@ double ActiveSetSolver::offset_of(const QpProblem& problem, int i) const {
 }
 
 void ActiveSetSolver::remove_position(int position) {
+  m_appended_only = false;
   m_state[m_working[position]] = kObserved;
   m_schur.remove(position);
   m_working.erase(m_working.begin() + position);
@@ -84,6 +85,13 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     return add_row(problem, row, summary, &u, &w, z);
   }
   m_working.push_back(row);
+  for (SparseRowMatrix::InnerIterator it(g, r); it; ++it) {
+    m_working_columns.push_back(it.col());
+    m_working_values.push_back(it.value());
+  }
+  m_working_row_end.push_back(static_cast<int>(m_working_values.size()));
+  m_working_bounded.push_back(row >= m_num_inequalities &&
+                              std::isfinite(problem.pinned_bound_of(r)));
   m_u.push_back(std::move(u));
   m_w.push_back(std::move(w));
   m_offset.push_back(offset_of(problem, row) + sparse_row_dot(g, r, m_x_fixed));
@@ -108,8 +116,39 @@ void ActiveSetSolver::response(const SparseRowMatrix& matrix, int row, QpSummary
   m_responses.insert(matrix, row, *u, *w);
 }
 
+bool ActiveSetSolver::keep_last_working_set(const QpProblem& problem, const std::vector<int>& rows,
+                                            QpSummary* summary) {
+  if (!m_appended_only || rows.empty() || rows != m_working)
+    return false;
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    const int row = rows[b];
+    const SparseRowMatrix& g = matrix_of(problem, row);
+    const int r = local_row(row);
+    int k = b == 0 ? 0 : m_working_row_end[b - 1];
+    for (SparseRowMatrix::InnerIterator it(g, r); it; ++it, ++k) {
+      if (k >= m_working_row_end[b] || m_working_columns[k] != it.col() ||
+          m_working_values[k] != it.value())
+        return false;
+    }
+    const bool bounded = row >= m_num_inequalities && std::isfinite(problem.pinned_bound_of(r));
+    if (k != m_working_row_end[b] || bounded != (m_working_bounded[b] != 0) ||
+        m_responses.find(g, r) == nullptr)
+      return false;
+  }
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    const int row = rows[b];
+    ++summary->reused_responses;  // as appending them again would count them
+    m_offset[b] = offset_of(problem, row) +
+                  sparse_row_dot(matrix_of(problem, row), local_row(row), m_x_fixed);
+    m_z[b] = 0.0;
+    m_state[row] = row < m_num_inequalities ? kWorking : kPinned;
+  }
+  summary->kept_working_rows = static_cast<int>(rows.size());
+  return true;
+}
+
 void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart& start,
-                                    QpSummary* summary) {
+                                    bool factorization_kept, QpSummary* summary) {
   const int m_i = m_num_inequalities;
   const int m_p = problem.num_pinned();
   std::vector<int>& rows = m_seed_row_ids;
@@ -125,6 +164,22 @@ void ActiveSetSolver::add_seed_rows(const QpProblem& problem, const QpWarmStart&
       rows.push_back(row);
     }
   }
+  // With the factorisation kept, a resting sheet's QP starts from the rows the last one ended
+  // with: their Schur factor is kept instead of built again (O(k³) for k rows).
+  if (factorization_kept && m_options.keep_unchanged_working_set &&
+      keep_last_working_set(problem, rows, summary))
+    return;
+  m_schur.clear();
+  m_appended_only = true;
+  m_working.clear();
+  m_working_columns.clear();
+  m_working_values.clear();
+  m_working_row_end.clear();
+  m_working_bounded.clear();
+  m_u.clear();
+  m_w.clear();
+  m_offset.clear();
+  m_z.clear();
   if (rows.empty())
     return;
   // The responses not cached yet, in one pass over the factor. The cache is not written until
@@ -260,14 +315,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
   }
   m_kkt->solve(m_rhs, m_equality_rhs, &m_x_fixed, &m_y_fixed);
 
-  m_schur.clear();
-  m_working.clear();
-  m_u.clear();
-  m_w.clear();
-  m_offset.clear();
-  m_z.clear();
   const Clock::time_point seed_start = Clock::now();
-  add_seed_rows(problem, start, &summary);
+  add_seed_rows(problem, start, reuse, &summary);
   summary.seed_seconds = std::chrono::duration<double>(Clock::now() - seed_start).count();
 
   const double feasibility_tol =

@@ -69,8 +69,16 @@ class ActiveSetSolver final : public QpSolver {
   void response(const SparseRowMatrix& matrix, int row, QpSummary* summary, Eigen::VectorXd* u,
                 Eigen::VectorXd* w);
   // Adds the rows the solve starts with (the pinned rows not at their bound, then the warm start's
-  // contact rows), their responses solved for in one pass.
-  void add_seed_rows(const QpProblem& problem, const QpWarmStart& start, QpSummary* summary);
+  // contact rows), their responses solved for in one pass; or, with the factorisation kept,
+  // keeps the last solve's working set when it is those rows (keep_last_working_set).
+  void add_seed_rows(const QpProblem& problem, const QpWarmStart& start, bool factorization_kept,
+                     QpSummary* summary);
+  // Whether the last solve's working set is `rows`, in that order, with the same values and
+  // bounds, its factor built by appends alone (no row removed since it was cleared) and every
+  // response still cached: then appending them again would build the same factor bit for bit,
+  // and it is kept, with the offsets, multipliers and states of a fresh start.
+  bool keep_last_working_set(const QpProblem& problem, const std::vector<int>& rows,
+                             QpSummary* summary);
   // The working rows' offsets c_b + g_b x_fixed after x_fixed changed.
   void refresh_offsets(const QpProblem& problem);
   void remove_position(int position);
@@ -88,7 +96,14 @@ class ActiveSetSolver final : public QpSolver {
   std::vector<double> m_fixed_sigma;  // per pinned row: σ = ±b when at its bound, else 0
   std::vector<int> m_returns;         // per pinned row: returns from its bound in this solve
   static constexpr int kMaxReturns = 8;
-  std::vector<int> m_working;             // inequality rows in W, in Cholesky order
+  std::vector<int> m_working;  // inequality rows in W, in Cholesky order
+  // The working rows' values as they entered (keep_last_working_set): columns and values of
+  // each, ending at m_working_row_end[b], and whether it had a finite bound. Valid while
+  // m_appended_only (no row has left the factor since it was cleared).
+  std::vector<int> m_working_columns, m_working_row_end;
+  std::vector<double> m_working_values;
+  std::vector<char> m_working_bounded;
+  bool m_appended_only = false;
   std::vector<Eigen::VectorXd> m_u, m_w;  // per working row: x and y parts of the KKT solve of g
   std::vector<double> m_offset;           // per working row: c_b + g_b x_E
   std::vector<double> m_z;                // per working row: its current multiplier

@@ -51,6 +51,10 @@ struct QpSolverOptions {
   // pinned to a table by friction ended its QPs 1e-3 away from its equality rows, and the
   // projection diverged three steps later.)
   double equality_tolerance = 1e-7;
+  // Active set: a solve that keeps the factorisation and starts from exactly the rows the last one
+  // ended with keeps their Schur factor (ActiveSetSolver::keep_last_working_set), which gives the
+  // same bits as building it again; false builds it again (for tests).
+  bool keep_unchanged_working_set = true;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;
@@ -84,6 +88,9 @@ struct QpSummary {
   // and those reused from an earlier solve with the same factorisation (RowResponseCache).
   int solved_responses = 0;
   int reused_responses = 0;
+  // Active set: seeded rows whose Schur factor was kept from the last solve, which ended with
+  // exactly these rows (ActiveSetSolver::keep_last_working_set); 0 when it was built again.
+  int kept_working_rows = 0;
   // Active set: bounded pinned rows left at their bound although their residual had turned to the
   // side their force pushes (for friction: a force along the slip), by the guard against cycling
   // (ActiveSetSolver::kMaxReturns) or the change limit. The solution is not optimal for them.

@@ -5,8 +5,11 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <utility>
 #include <vector>
+
+#include "core/qp/random_qp.hpp"
 
 namespace clothfit::qp {
 namespace {
@@ -112,6 +115,54 @@ TEST(ActiveSetSolver, TimesItsFactorisationAndOnlyWhenItFactors) {
   ASSERT_TRUE(second.ok()) << second.message;
   EXPECT_EQ(second.factorization_seconds, 0.0);
   EXPECT_GT(second.seed_seconds, 0.0);
+}
+
+// A QP that keeps the factorisation and starts from the rows the last one ended with keeps their
+// Schur factor (a resting sheet's second QP of a step re-added hundreds of rows): its solution
+// must be, bit for bit, what the same solves give when the factor is built again; a QP whose rows
+// changed builds it again.
+TEST(ActiveSetSolver, KeepsTheLastWorkingSetsFactorOnlyWhereItIsTheSame) {
+  std::mt19937 rng(5);
+  testing::RandomQpOptions options;
+  options.num_curvature_terms = 10;
+  const testing::RandomQp random = testing::make_random_qp(options, rng);
+  QpSolverOptions rebuild;
+  rebuild.keep_unchanged_working_set = false;
+  ActiveSetSolver kept, built(rebuild);
+  QpProblem first = random.problem;
+  QpSolution s, t;
+  ASSERT_TRUE(kept.solve(first, {}, &s).ok());
+  ASSERT_TRUE(built.solve(first, {}, &t).ok());
+  const std::vector<int> active = s.active_inequalities;
+  ASSERT_FALSE(active.empty());
+  // The same problem from its own active set ends with those rows, appended and none removed;
+  // then the next QP of a step: new f and offsets, the same matrices and rows.
+  first.matrices_unchanged = true;
+  QpProblem next = first;
+  next.linear *= 1.01;
+  next.inequality_offset.array() += 1e-6;
+  for (const QpProblem* problem : {&first, &next, &next}) {
+    const QpSummary a = kept.solve(*problem, active, &s);
+    const QpSummary b = built.solve(*problem, active, &t);
+    ASSERT_TRUE(a.ok() && b.ok()) << a.message << b.message;
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(b.kept_working_rows, 0);
+    for (int i = 0; i < problem->num_variables(); ++i)
+      ASSERT_EQ(s.x[i], t.x[i]) << i;  // exact
+    for (int i = 0; i < problem->num_inequalities(); ++i)
+      ASSERT_EQ(s.inequality_multipliers[i], t.inequality_multipliers[i]) << i;
+    if (problem != &first) {
+      EXPECT_EQ(a.iterations, 0);  // so the factor kept for the next one is appends alone
+      EXPECT_EQ(a.kept_working_rows, static_cast<int>(active.size()));
+    }
+  }
+  // A row whose values changed is not the same row: the factor is built again.
+  QpProblem moved = next;
+  SparseRowMatrix::InnerIterator entry(moved.inequality_jacobian, active.front());
+  moved.inequality_jacobian.coeffRef(active.front(), entry.col()) *= 1.0 + 1e-9;
+  const QpSummary changed = kept.solve(moved, active, &s);
+  ASSERT_TRUE(changed.ok());
+  EXPECT_EQ(changed.kept_working_rows, 0);
 }
 
 TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
