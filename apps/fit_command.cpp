@@ -161,7 +161,8 @@ int run_fit_command(int argc, char** argv) {
     return usage_error("fit", "needs a scenario file and --out DIR");
   if (auto code = check_option_range("fit", vm, "threads", threads, 0, {}, "0: all cores"))
     return *code;
-  if (auto code = check_option_range("fit", vm, "grid", grid, 2))
+  if (auto code = check_option_range("fit", vm, "grid", grid, 2,
+                                     static_cast<long>(fitting::kMaxGridPoints)))
     return *code;
   if (auto code = check_option_range("fit", vm, "refine-iterations", refine, 0, {}, "0: grid only"))
     return *code;

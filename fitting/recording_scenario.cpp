@@ -8,6 +8,7 @@
 #include "core/io/json_object.hpp"
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/obstacle_json.hpp"
+#include "fitting/parameter_grid.hpp"
 #include "mocap/motive_csv_reader.hpp"
 
 namespace clothfit::fitting {
@@ -89,7 +90,7 @@ ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& n
   spec.upper = o.number("max", Range::non_negative());
   if (!(spec.upper > spec.lower))
     o.fail("max", "expected a number > min (" + std::to_string(spec.lower) + ")");
-  spec.grid_points = o.integer("grid", 0, Range::at_least(2));
+  spec.grid_points = o.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));
   spec.value =
       o.number("start", 0.5 * (spec.lower + spec.upper), Range::between(spec.lower, spec.upper));
   return spec;
@@ -243,7 +244,8 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
     const JsonObject f = root.object("fit");
     f.reject_unknown(
         {"grid", "threads", "max_refinement_iterations", "profile_tolerance", "noise_replicas"});
-    s.fit.grid_points = f.integer("grid", 0, Range::at_least(2));
+    s.fit.grid_points =
+        f.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));
     s.fit.threads = f.integer("threads", 0, Range::at_least(0));
     s.fit.max_refinement_iterations =
         f.integer("max_refinement_iterations", s.fit.max_refinement_iterations, Range::at_least(0));

@@ -490,7 +490,7 @@ TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
        "--threads expects a whole number >= 0 (0: all cores), found -3"},
       {"sweep --vary alpha=0.1:0.2:0.1 --replicas 0", "--replicas expects a whole number from 1"},
       {"fit --threads -1", "--threads expects a whole number >= 0"},
-      {"fit --grid 1", "--grid expects a whole number >= 2, found 1"},
+      {"fit --grid 1", "--grid expects a whole number from 2 to 100000, found 1"},
       {"fit --refine-iterations -2", "--refine-iterations expects a whole number >= 0"},
       {"fit --noise-replicas 5000", "--noise-replicas expects a whole number from 0 to 1000"},
       {"synth --truth alpha=0.2 --seed -1", "--seed expects a whole number >= 0, found -1"},
@@ -514,6 +514,12 @@ TEST(ClothfitCli, GridsTooLargeToRunAreRefused) {
                             "fitted parameters would run more than 100000 simulations"),
             std::string::npos)
       << fit.output;
+  // A grid value alone too large to allocate (it ran out of memory building the axis).
+  const Result huge = run("fit " + (recordings / "polyester_table_drag.json").string() +
+                          " --grid 2000000000 --quiet --out " + scratch("huge_grid").string());
+  EXPECT_EQ(huge.exit_code, 2) << huge.output;
+  EXPECT_NE(huge.output.find("--grid expects a whole number from 2 to 100000"), std::string::npos)
+      << huge.output;
   const Result sweep = run("sweep " + (recordings / "denim_tablecloth_high.json").string() +
                            " --vary alpha=0:1:0.001 --vary mu.table=0:2:0.001 --quiet --out " +
                            scratch("huge_sweep").string());

@@ -97,6 +97,14 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["solver"] = {{"friction_tolerance", -0.1}};
   EXPECT_EQ(error_field(j), "solver.friction_tolerance");
+  // A grid larger than any fit may run (fitting::kMaxGridPoints) was allocated before it was
+  // counted, and ran out of memory.
+  j = minimal();
+  j["fit"] = {{"grid", 2000000000}};
+  EXPECT_EQ(error_field(j), "fit.grid");
+  j = minimal();
+  j["parameters"]["alpha"] = {{"min", 0.1}, {"max", 0.5}, {"grid", 100001}};
+  EXPECT_EQ(error_field(j), "parameters.alpha.grid");
 }
 
 // A refinement whose mesh would pass mesh::kMaxGridNodes (or overflow the node count) is refused
