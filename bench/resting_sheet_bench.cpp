@@ -1,15 +1,15 @@
 // A sheet lying at rest on a plane (ramp.json, tilted by 25°) on 7 × 9, 13 × 17 and optionally
 // 25 × 33 nodes, frictionless, sliding (μ = tan θ − 0.02) and sticking (μ = tan θ + 0.02). Such a
-// sheet takes about two iterations per step, as few as a hanging one, but every resting node
-// starts each QP as a seeded contact row (three with friction), and the active set adds the seeds
-// one at a time to the dense Cholesky factor of the working rows' Schur complement: O(k³) for k
-// rows. The bench prints q, the counts per step, the share of the QP time spent on the seeds
+// sheet takes about two iterations per step (the hanging sheet: 2.6), but every resting node
+// starts each QP as a seeded contact row (three with friction), and a step's first QP adds the
+// seeds one at a time to the dense Cholesky factor of the working rows' Schur complement: O(k³)
+// for k rows (a QP that starts from exactly the rows the last one ended with keeps their factor).
+// The bench prints q, the counts per step, the share of the QP time spent on the seeds
 // (QpSummary::seed_seconds) and the cost per node against 7 × 9, measured in one run.
 // Build Release. Usage:
 //   resting_sheet_bench [SECONDS] [--large]
 //   SECONDS simulated per run on 7 × 9 and 13 × 17 (default 0.3); --large adds 25 × 33 for
-//   SECONDS / 6 (its sticking run takes about a minute per 0.2 simulated seconds on a 2-core
-//   machine).
+//   SECONDS / 6 (q about 30, 180 and 190 there on a 2-core machine in 2026-11).
 #include <cstdio>
 #include <cstring>
 #include <string>
