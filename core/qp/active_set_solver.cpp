@@ -32,6 +32,10 @@ double ActiveSetSolver::offset_of(const QpProblem& problem, int i) const {
                                 : problem.pinned_offset[i - m_num_inequalities];
 }
 
+bool ActiveSetSolver::has_bound(const QpProblem& problem, int i) const {
+  return i >= m_num_inequalities && std::isfinite(problem.pinned_bound_of(i - m_num_inequalities));
+}
+
 void ActiveSetSolver::remove_position(int position) {
   m_appended_only = false;
   m_state[m_working[position]] = kObserved;
@@ -62,7 +66,7 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
   for (int b = 0; b < k; ++b)
     s[b] = sparse_row_dot(matrix_of(problem, m_working[b]), local_row(m_working[b]), u);
   double d = sparse_row_dot(g, r, u);
-  if (row >= m_num_inequalities && std::isfinite(problem.pinned_bound_of(r)))
+  if (has_bound(problem, row))
     d += m_options.friction_compliance * unprojected;
   const double min_pivot = m_options.dependence_tolerance * unprojected;
   if (!m_schur.append(s, d, min_pivot, &l)) {
@@ -90,8 +94,7 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     m_working_values.push_back(it.value());
   }
   m_working_row_end.push_back(static_cast<int>(m_working_values.size()));
-  m_working_bounded.push_back(row >= m_num_inequalities &&
-                              std::isfinite(problem.pinned_bound_of(r)));
+  m_working_bounded.push_back(has_bound(problem, row));
   m_u.push_back(std::move(u));
   m_w.push_back(std::move(w));
   m_offset.push_back(offset_of(problem, row) + sparse_row_dot(g, r, m_x_fixed));
@@ -130,8 +133,7 @@ bool ActiveSetSolver::keep_last_working_set(const QpProblem& problem, const std:
           m_working_values[k] != it.value())
         return false;
     }
-    const bool bounded = row >= m_num_inequalities && std::isfinite(problem.pinned_bound_of(r));
-    if (k != m_working_row_end[b] || bounded != (m_working_bounded[b] != 0) ||
+    if (k != m_working_row_end[b] || has_bound(problem, row) != (m_working_bounded[b] != 0) ||
         m_responses.find(g, r) == nullptr)
       return false;
   }

@@ -60,6 +60,8 @@ class ActiveSetSolver final : public QpSolver {
   const SparseRowMatrix& matrix_of(const QpProblem& problem, int i) const;
   int local_row(int i) const;
   double offset_of(const QpProblem& problem, int i) const;
+  // Whether row i is a pinned row with a finite bound (a friction row).
+  bool has_bound(const QpProblem& problem, int i) const;
   // Tries to move row `row` into the working set. Returns false if it was set aside. `u`, `w`: the
   // row's KKT response when already solved for (the seeded rows are solved for together), else
   // null.

@@ -10,17 +10,22 @@
 namespace clothfit::qp {
 namespace {
 
-TEST(UpdatableCholesky, AppendsAndRemovesToMatchADirectFactorisation) {
-  std::mt19937 rng(7);
+// The Gram matrix of n random normal rows of `columns` entries (SPD for columns ≥ n).
+Eigen::MatrixXd random_gram(unsigned seed, int n, int columns) {
+  std::mt19937 rng(seed);
   std::normal_distribution<double> normal;
-  const int n = 12;
-  Eigen::MatrixXd g(n, 20);
+  Eigen::MatrixXd g(n, columns);
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < 20; ++j)
+    for (int j = 0; j < columns; ++j)
       g(i, j) = normal(rng);
   }
-  const Eigen::MatrixXd s = g * g.transpose();  // SPD
-  std::vector<int> rows;                        // rows of s currently in the factor, in order
+  return g * g.transpose();
+}
+
+TEST(UpdatableCholesky, AppendsAndRemovesToMatchADirectFactorisation) {
+  const int n = 12;
+  const Eigen::MatrixXd s = random_gram(7, n, 20);  // SPD
+  std::vector<int> rows;                            // rows of s currently in the factor, in order
   UpdatableCholesky chol;
   Eigen::VectorXd l;
   auto add = [&](int r) {
@@ -67,15 +72,8 @@ TEST(UpdatableCholesky, AppendsAndRemovesToMatchADirectFactorisation) {
 // so that the active set's results do not depend on that blocking: the same bits, for every size
 // (the remainders of 4 included).
 TEST(UpdatableCholesky, AppendingGivesTheOneColumnAtATimeFactorBitForBit) {
-  std::mt19937 rng(11);
-  std::normal_distribution<double> normal;
   const int n = 23;
-  Eigen::MatrixXd g(n, 40);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < 40; ++j)
-      g(i, j) = normal(rng);
-  }
-  const Eigen::MatrixXd s = g * g.transpose();
+  const Eigen::MatrixXd s = random_gram(11, n, 40);
   Eigen::MatrixXd reference = Eigen::MatrixXd::Zero(n, n);  // the one-column form, row by row
   UpdatableCholesky chol;
   Eigen::VectorXd l;
