@@ -187,7 +187,15 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
   }
   if (s.layout.rows < 2 || s.layout.columns < 2)
     root.fail("layout", "expected a marker grid of at least 2 × 2 markers");
-  s.refinement = parse_refinement(root, "refinement", 2, s.layout);
+  {
+    // The cloth's size with the markers' spacing (refinement 1); parse_refinement checks the mesh.
+    std::string field;
+    const std::string problem =
+        mesh::grid_spacing_problem(s.width_m, s.height_m, s.layout.columns, s.layout.rows, &field);
+    if (!problem.empty())
+      cloth.fail(field, "too small for the marker grid: " + problem);
+  }
+  s.refinement = parse_refinement(root, "refinement", 2, s);
 
   if (root.has("held")) {
     const std::size_t n = root.array_size("held");
@@ -267,7 +275,8 @@ RecordingScenario load_recording_scenario(const std::string& path) {
 }
 
 int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
-                     const mocap::MarkerLayout& layout) {
+                     const RecordingScenario& scenario) {
+  const mocap::MarkerLayout& layout = scenario.layout;
   const int k = o.integer(key, fallback, Range::at_least(1));
   const double nodes = (static_cast<double>(k) * (layout.rows - 1) + 1) *
                        (static_cast<double>(k) * (layout.columns - 1) + 1);
@@ -277,6 +286,12 @@ int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
                     std::to_string(layout.rows) + " × " + std::to_string(layout.columns) +
                     " marker grid");
   }
+  std::string field;
+  const std::string problem =
+      mesh::grid_spacing_problem(scenario.width_m, scenario.height_m, k * (layout.columns - 1) + 1,
+                                 k * (layout.rows - 1) + 1, &field);
+  if (!problem.empty())
+    o.fail(key, "refines the cloth's " + field + " too far: " + problem);
   return k;
 }
 

@@ -80,10 +80,11 @@ struct RecordingScenario {
 RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std::string& path);
 RecordingScenario load_recording_scenario(const std::string& path);
 
-// Reads `key` of `o`: how many times the mesh refines the marker grid (≥ 1), checked to keep the
-// mesh within mesh::kMaxGridNodes nodes.
+// Reads `key` of `o`: how many times the mesh refines the marker grid of `scenario` (≥ 1), checked
+// to keep the mesh within mesh::kMaxGridNodes nodes and its quads of the cloth's size from being
+// degenerate (mesh::grid_spacing_problem).
 int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
-                     const mocap::MarkerLayout& layout);
+                     const RecordingScenario& scenario);
 
 // Reads the scenario's take (errors are mocap::MocapInputError naming the take file).
 mocap::Take load_take(const RecordingScenario& scenario);

@@ -147,8 +147,7 @@ SynthSettings parse_synth_settings(const RecordingScenario& scenario) {
   SynthSettings s;
   s.duration_s = o.number("duration", Range::positive());
   s.frame_rate_hz = o.number("frame_rate", s.frame_rate_hz, Range::positive());
-  s.refinement =
-      parse_refinement(o, "refinement", std::max(4, 2 * scenario.refinement), scenario.layout);
+  s.refinement = parse_refinement(o, "refinement", std::max(4, 2 * scenario.refinement), scenario);
   s.substeps = o.integer("substeps", s.substeps, Range::at_least(1));
   s.settle_s = o.number("settle", s.settle_s, Range::positive());
   const double steps = (s.settle_s + s.duration_s) * s.frame_rate_hz * s.substeps;

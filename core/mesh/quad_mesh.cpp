@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "core/io/input_error.hpp"
@@ -47,12 +48,12 @@ void finalize(QuadMesh& mesh, const std::string& source) {
     }
     for (int k = 0; k < 4; ++k) {
       const int a = q[k], b = q[(k + 1) % 4];
-      if ((mesh.rest_position(a) - mesh.rest_position(b)).norm() <= 1e-9) {
+      if ((mesh.rest_position(a) - mesh.rest_position(b)).norm() <= kMinEdgeLength_m) {
         fail(source, where + ": degenerate (edge of zero length)");
       }
       ++edge_use[{std::min(a, b), std::max(a, b)}];
     }
-    if (quad_area(mesh.rest_positions, q) <= 1e-12) {
+    if (quad_area(mesh.rest_positions, q) <= kMinQuadArea_m2) {
       fail(source, where + ": degenerate (zero area)");
     }
   }
@@ -78,6 +79,20 @@ void finalize(QuadMesh& mesh, const std::string& source) {
     mesh.triangles.push_back({q[0], q[1], q[2]});
     mesh.triangles.push_back({q[0], q[2], q[3]});
   }
+}
+
+std::string grid_spacing_problem(double width, double height, int nodes_x, int nodes_y,
+                                 std::string* field) {
+  const double dx = width / (nodes_x - 1), dy = height / (nodes_y - 1);
+  *field = dx <= dy ? "width" : "height";
+  if (std::min(dx, dy) > kMinEdgeLength_m && dx * dy > kMinQuadArea_m2)
+    return "";
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "the %d × %d grid's quads would be %.3g m × %.3g m; edges must be longer than "
+                "%.0e m and quads larger than %.0e m²",
+                nodes_x, nodes_y, dx, dy, kMinEdgeLength_m, kMinQuadArea_m2);
+  return text;
 }
 
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {

@@ -37,9 +37,14 @@ struct QuadMesh {
   int grid_node(int row, int column) const { return row * grid_columns + column; }
 };
 
+// finalize() calls a quad degenerate when an edge is at most kMinEdgeLength_m long or its rest area
+// at most kMinQuadArea_m2.
+inline constexpr double kMinEdgeLength_m = 1e-9;
+inline constexpr double kMinQuadArea_m2 = 1e-12;
+
 // Builds the derived topology and validates the mesh: indices in range, no repeated node in a quad,
-// no degenerate quad (rest area ≤ 1e-12 m² or a zero-length edge), no edge shared by more than two
-// quads. Throws InputError (with `source` as the file name) on failure.
+// no degenerate quad (above), no edge shared by more than two quads. Throws InputError (with
+// `source` as the file name) on failure.
 void finalize(QuadMesh& mesh, const std::string& source = "");
 
 // The most nodes a generated grid may have: a million nodes is far beyond what the simulator runs
@@ -50,6 +55,12 @@ inline constexpr long kMaxGridNodes = 1'000'000;
 // A width × height rectangle (metres) in the z = 0 plane with nodes_x × nodes_y nodes, x along the
 // width, y along the height, the corner node 0 at the origin. At most kMaxGridNodes nodes.
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y);
+
+// Why make_grid_mesh(width, height, nodes_x, nodes_y) would make degenerate quads (see finalize),
+// with `field` set to "width" or "height", whichever spacing is the smaller; empty when it would
+// not. For scenario readers, which know the field and file to name.
+std::string grid_spacing_problem(double width, double height, int nodes_x, int nodes_y,
+                                 std::string* field);
 
 // Rest area of each quad (m²), as half the norm of the cross product of its diagonals.
 std::vector<double> quad_areas(const QuadMesh& mesh);

@@ -26,6 +26,10 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
                             " nodes in all (nodes_x × nodes_y), found " + std::to_string(nodes_x) +
                             " × " + std::to_string(nodes_y));
     }
+    std::string field;
+    const std::string problem = mesh::grid_spacing_problem(width, height, nodes_x, nodes_y, &field);
+    if (!problem.empty())
+      m.fail(field, problem);
     return mesh::make_grid_mesh(width, height, nodes_x, nodes_y);
   }
   m.reject_unknown({"type", "path", "scale"});

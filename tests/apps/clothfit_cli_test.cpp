@@ -344,6 +344,10 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "cloth.mesh.width: expected a finite number > 0"},
       {"one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"),
        "cloth.mesh.nodes_x: expected an integer >= 2, found 1"},
+      // Quads the mesh check calls degenerate; the message named no file and no field.
+      {"tiny.json", grid_scenario(R"("width": 1e-300, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
+       "tiny.json: cloth.mesh.width: the 3 × 3 grid's quads would be 5e-301 m × 0.5 m; edges must "
+       "be longer than 1e-09 m"},
       // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
       {"far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "cloth.mesh: expected the sheet within 1e+06 m of the origin"},

@@ -119,6 +119,37 @@ TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {
   EXPECT_EQ(error_field(j), "refinement");
 }
 
+// A cloth too small for its mesh (quads the mesh check would call degenerate) is refused at the
+// field that makes it so: the cloth's size when even the marker grid is too fine, else the
+// refinement, in the scenario and in its "synth" object. It was an error naming neither the
+// file nor a field.
+TEST(RecordingScenario, TheClothIsLargeEnoughForItsMesh) {
+  nlohmann::json j = minimal();
+  j["cloth"]["height"] = 1e-300;
+  EXPECT_EQ(error_field(j), "cloth.height");
+  j = minimal();
+  j["cloth"]["width"] = 2e-9;  // markers 1e-9 m apart
+  EXPECT_EQ(error_field(j), "cloth.width");
+  j = minimal();
+  j["cloth"]["width"] = 1e-8;  // markers 5e-9 m apart, nodes 2.5e-9 m with the default 2
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").refinement, 2);
+  j["refinement"] = 10;  // 5e-10 m
+  EXPECT_EQ(error_field(j), "refinement");
+
+  j = testing::din_a2_recording_scenario("small", 1.0, 0.5, 1);
+  j["cloth"]["width"] = 1e-8;    // 5 × 4 markers: 3.3e-9 m apart, nodes 1.7e-9 m
+  j["synth"]["refinement"] = 4;  // 8.3e-10 m
+  const RecordingScenario scenario = parse_recording_scenario(j, "dir/s.json");
+  try {
+    parse_synth_settings(scenario);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "synth.refinement");
+    EXPECT_NE(e.problem().find("refines the cloth's width too far"), std::string::npos)
+        << e.problem();
+  }
+}
+
 // The same bound on the synthetic recording's own refinement, and its steps bounded by
 // scenario::kMaxSteps (an overflowing count ran no step at all).
 TEST(RecordingScenario, SyntheticRecordingsAreBoundedInMeshAndSteps) {
