@@ -1,0 +1,101 @@
+// The OBJ quad-mesh reader: the corner forms and relative indices it accepts, the records it skips,
+// and every mistake refused with the file, line and column that hold it.
+#include "core/mesh/obj_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "core/io/input_error.hpp"
+
+namespace clothfit::mesh {
+namespace {
+
+QuadMesh read(const std::string& text) {
+  std::istringstream in(text);
+  return read_obj_quad_mesh(in, "sheet.obj");
+}
+
+// The error reading `text` gives, as "line:column: problem".
+std::string error(const std::string& text) {
+  try {
+    read(text);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "sheet.obj");
+    return std::to_string(e.location().line) + ":" + std::to_string(e.location().column) + ": " +
+           e.problem();
+  }
+  return "(no error)";
+}
+
+// Two unit quads side by side (lines 1–7); the faces are appended by each test, from line 8.
+const std::string kVertices =
+    "# two quads\n"
+    "v 0 0 0\nv 1 0 0\nv 2 0 0\n"
+    "v 0 1 0\nv 1 1 0\nv 2 1 0\n";
+
+TEST(ObjReader, ReadsEveryCornerFormAndRelativeIndices) {
+  const QuadMesh mesh = read(kVertices +
+                             "o sheet\ng cloth\ns off\nusemtl cotton\nvt 0 0\nvn 0 0 1\n"
+                             "f 1/1/1 2/1/1 5/1/1 4/1/1\n"
+                             "f 2//1 3//1 -1/1 -2\r\n");
+  EXPECT_EQ(mesh.num_nodes(), 6);
+  ASSERT_EQ(mesh.quads.size(), 2u);
+  EXPECT_EQ(mesh.quads[0], (Quad{0, 1, 4, 3}));
+  EXPECT_EQ(mesh.quads[1], (Quad{1, 2, 5, 4}));  // -1, -2: the last and second-to-last vertex
+  EXPECT_TRUE(mesh.rest_position(5).isApprox(Eigen::Vector3d(2, 1, 0)));
+  EXPECT_EQ(mesh.edges.size(), 7u);
+  EXPECT_EQ(mesh.boundary_edges.size(), 6u);
+}
+
+TEST(ObjReader, MistakesNameTheirLineAndColumn) {
+  EXPECT_EQ(error(kVertices + "f 1 2 5\n"),
+            "8:1: face has 3 corners; clothfit needs a quad mesh (4 corners per face)");
+  EXPECT_EQ(error(kVertices + "f 1 2 3 5 4\n"),
+            "8:1: face has 5 corners; clothfit needs a quad mesh (4 corners per face)");
+  EXPECT_EQ(error(kVertices + "f 1 2 7 4\n"),
+            "8:7: vertex index 7 refers to no vertex (6 defined so far)");
+  EXPECT_EQ(error(kVertices + "f 1 2 -7 4\n"),
+            "8:7: vertex index -7 refers to no vertex (6 defined so far)");
+  EXPECT_EQ(error(kVertices + "f 1 0 5 4\n"),
+            "8:5: expected a vertex index (1-based or negative), found '0'");
+  EXPECT_EQ(error(kVertices + "f 1 2 x 4\n"),
+            "8:7: expected a vertex index (1-based or negative), found 'x'");
+  EXPECT_EQ(error("v 0 0 0\nv 1 0.5q 0\n"), "2:5: expected a number, found '0.5q'");
+  EXPECT_EQ(error("v 0 0\n"), "1:1: vertex needs 3 coordinates 'v x y z'");
+  // An index counts only the vertices defined before the face.
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3 4\nv 0 1 0\n"),
+            "4:9: vertex index 4 refers to no vertex (3 defined so far)");
+  EXPECT_EQ(error(""), "0:0: no vertices ('v x y z')");
+  EXPECT_EQ(error(kVertices), "0:0: no faces ('f a b c d')");
+}
+
+// What finalize() refuses is reported at the line of the face concerned.
+TEST(ObjReader, DegenerateAndNonManifoldFacesPointAtTheirLine) {
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 3 5\n"), "9:1: quad 2: node 3 repeated");
+  EXPECT_EQ(error(kVertices + "v 1 0 0\nf 1 2 5 4\nf 2 7 6 5\n"),
+            "10:1: quad 2: degenerate (edge of zero length)");
+  EXPECT_EQ(error(kVertices + "f 1 2 3 2\n").substr(0, 4), "8:1:");  // node 2 repeated
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 3 4\n"),
+            "5:1: quad 1: degenerate (zero area)");
+  const std::string three_on_one_edge = error(kVertices +
+                                              "v 1 0 1\nv 1 1 1\n"
+                                              "f 1 2 5 4\nf 2 3 6 5\nf 2 7 8 5\n");
+  EXPECT_NE(three_on_one_edge.find("edge between nodes 2 and 5 is shared by 3 quads"),
+            std::string::npos)
+      << three_on_one_edge;
+}
+
+TEST(ObjReader, AMissingFileIsNamed) {
+  try {
+    read_obj_quad_mesh("/no/such/dir/sheet.obj");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "/no/such/dir/sheet.obj");
+    EXPECT_EQ(e.problem(), "cannot open OBJ file for reading");
+  }
+}
+
+}  // namespace
+}  // namespace clothfit::mesh
