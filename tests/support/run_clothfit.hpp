@@ -106,12 +106,4 @@ inline bool has_lines(const std::filesystem::path& file, long count) {
   return lines >= count;
 }
 
-// An empty folder <tmp>/clothfit_<name>, created afresh.
-inline std::filesystem::path scratch_folder(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("clothfit_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 }  // namespace clothfit::testing

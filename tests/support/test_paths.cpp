@@ -20,4 +20,11 @@ bool have_shared_file(const std::filesystem::path& path, std::string& reason) {
   return false;
 }
 
+std::filesystem::path scratch_folder(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("clothfit_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 }  // namespace clothfit::testing

@@ -1,4 +1,5 @@
-// Paths the test suites need: the source tree, the build tree and ../shared (fixtures).
+// Paths the test suites need: the source tree, the build tree, ../shared (fixtures) and scratch
+// folders for their outputs.
 #pragma once
 
 #include <filesystem>
@@ -15,5 +16,7 @@ std::filesystem::path shared_dir();
 // Returns true when `path` exists; otherwise false and `reason` says what is missing, for
 // GTEST_SKIP() << reason.
 bool have_shared_file(const std::filesystem::path& path, std::string& reason);
+// An empty folder <tmp>/clothfit_<name>, created afresh.
+std::filesystem::path scratch_folder(const std::string& name);
 
 }  // namespace clothfit::testing
