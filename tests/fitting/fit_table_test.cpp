@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/io/input_error.hpp"
+#include "support/json_mutation.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -250,6 +253,54 @@ TEST(FitTable, RendersMarkdownCsvAndJson) {
   EXPECT_EQ(j["rows"][0]["name"], "a, \"b\"");
   EXPECT_EQ(j["rows"][1]["value"], "3*");
   EXPECT_EQ(j["notes"][0], "* a note");
+}
+
+// fit.json files a user edited wrong, made at random (tests/support/json_mutation.hpp): each is
+// read, or refused with an InputError naming the file; every table made from the ones read is
+// made and rendered in each format, or refused likewise (a fit that does not fit the layout).
+// Never another exception. The last session did 300 such files by hand through `clothfit table`.
+TEST(FitTable, MutatedFitJsonsAreReadOrRefusedWithTheFileNamed) {
+  const std::vector<nlohmann::json> originals = {
+      nlohmann::json::parse(kHitting),
+      nlohmann::json::parse(tablecloth_json("wool", "low", 0.3, 0.3, true, 0.01)),
+      nlohmann::json::parse(tablecloth_json("denim", "high", 0.7, 0.8, false, 0.02))};
+  std::mt19937 random(20261127);
+  int read = 0, refused = 0, tables = 0;
+  for (int k = 0; k < 300; ++k) {
+    nlohmann::json json = originals[k % originals.size()];
+    const int changes = std::uniform_int_distribution<int>(1, 3)(random);
+    for (int c = 0; c < changes; ++c)
+      testing::mutate_json(json, random);
+    const std::string file = "fit_" + std::to_string(k) + ".json";
+    std::vector<FitReport> fits;
+    try {
+      fits.push_back(parse_fit_report(json, file));
+      ++read;
+    } catch (const InputError& e) {
+      ++refused;
+      EXPECT_EQ(e.location().file, file) << e.what();
+      continue;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << file << ": " << e.what() << "\n" << json.dump();
+      continue;
+    }
+    for (TableLayout layout : {TableLayout::automatic, TableLayout::list, TableLayout::tablecloth,
+                               TableLayout::hitting}) {
+      try {
+        const Table table = make_table(resolve_layout(layout, fits), fits);
+        for (TableFormat format : {TableFormat::markdown, TableFormat::csv, TableFormat::json})
+          EXPECT_FALSE(render_table(table, format).empty());
+        ++tables;
+      } catch (const InputError& e) {
+        EXPECT_FALSE(std::string(e.what()).empty());
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << file << ": " << e.what() << "\n" << json.dump();
+      }
+    }
+  }
+  EXPECT_GT(read, 0);
+  EXPECT_GT(refused, 0);
+  std::printf("300 fit.json files: %d read (%d tables made), %d refused\n", read, tables, refused);
 }
 
 }  // namespace
