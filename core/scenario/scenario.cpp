@@ -40,7 +40,12 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
   const double scale = m.number("scale", 1.0, Range::positive());
   if (scale != 1.0) {
     mesh.rest_positions *= scale;
-    mesh::finalize(mesh, obj.string());
+    try {
+      mesh::finalize(mesh, obj.string());
+    } catch (const InputError& e) {
+      // The OBJ file was valid at scale 1: the scale is what made its quads degenerate.
+      m.fail("scale", "makes " + obj.filename().string() + " degenerate: " + e.problem());
+    }
   }
   return mesh;
 }

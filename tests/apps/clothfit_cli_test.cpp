@@ -348,6 +348,13 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
       {"tiny.json", grid_scenario(R"("width": 1e-300, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "tiny.json: cloth.mesh.width: the 3 × 3 grid's quads would be 5e-301 m × 0.5 m; edges must "
        "be longer than 1e-09 m"},
+      // A valid OBJ file scaled down until its quads are degenerate: the scale is at fault.
+      {"tiny_obj.json",
+       R"({"cloth": {"mesh": {"type": "obj", "path": ")" +
+           (testing::source_dir() / "datasets/examples/tube.obj").string() +
+           R"(", "scale": 1e-300}, "density": 0.1}, "time": {"duration": 1}})",
+       "tiny_obj.json: cloth.mesh.scale: makes tube.obj degenerate: quad 1: degenerate (edge of "
+       "zero length)"},
       // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
       {"far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "cloth.mesh: expected the sheet within 1e+06 m of the origin"},
