@@ -15,12 +15,10 @@
 namespace clothfit::forces {
 namespace {
 
-// Coordinate `d` of every node of `mesh`'s rest shape.
-Eigen::VectorXd rest_coordinate(const mesh::QuadMesh& mesh, int d) {
-  Eigen::VectorXd c(mesh.num_nodes());
-  for (int i = 0; i < mesh.num_nodes(); ++i)
-    c[i] = mesh.rest_position(i)[d];
-  return c;
+// Coordinate `d` of every node of the stacked positions `phi` (3N), as K acts on it.
+Eigen::VectorXd coordinate(const Eigen::VectorXd& phi, int d) {
+  return Eigen::Map<const Eigen::VectorXd, 0, Eigen::InnerStride<3>>(phi.data() + d,
+                                                                     phi.size() / 3);
 }
 
 // The lumped area of the interior nodes, where K has its rows.
@@ -40,7 +38,8 @@ TEST(BendingMatrix, IsSymmetricPositiveSemidefiniteAndZeroOnAffineShapes) {
       Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k).eigenvalues();
   EXPECT_GT(eigenvalues.minCoeff(), -1e-10 * eigenvalues.maxCoeff());
   // A flat sheet, however placed, has no bending energy: K f = 0 for f affine in x and y.
-  const Eigen::VectorXd x = rest_coordinate(mesh, 0), y = rest_coordinate(mesh, 1);
+  const Eigen::VectorXd x = coordinate(mesh.rest_positions, 0);
+  const Eigen::VectorXd y = coordinate(mesh.rest_positions, 1);
   const Eigen::VectorXd one = Eigen::VectorXd::Ones(mesh.num_nodes());
   for (const Eigen::VectorXd& f : {one, x, y, Eigen::VectorXd(0.3 * one - 1.7 * x + 2.9 * y)})
     EXPECT_LT((k * f).norm(), 1e-12 * k.norm() * f.norm());
@@ -56,7 +55,8 @@ TEST(BendingMatrix, EnergyOfQuadraticShapesIsHalfTheSquaredLaplacianOverTheInter
        {std::tuple{0.42, 0.594, 7, 9}, std::tuple{1.3, 1.3, 14, 14}, std::tuple{0.2, 0.9, 5, 31}}) {
     const mesh::QuadMesh mesh = mesh::make_grid_mesh(width, height, nodes_x, nodes_y);
     const Eigen::SparseMatrix<double> k = bending_matrix(mesh);
-    const Eigen::VectorXd x = rest_coordinate(mesh, 0), y = rest_coordinate(mesh, 1);
+    const Eigen::VectorXd x = coordinate(mesh.rest_positions, 0);
+    const Eigen::VectorXd y = coordinate(mesh.rest_positions, 1);
     const double a = interior_area(mesh);
     const auto energy = [&k](const Eigen::VectorXd& z) { return 0.5 * z.dot(k * z); };
     SCOPED_TRACE(std::to_string(nodes_x) + " x " + std::to_string(nodes_y));
@@ -90,12 +90,8 @@ TEST(UnconstrainedStep, SolvesTheImplicitEulerEquationWithAndWithoutBending) {
     step.compute(phi, velocity, &phi0);
     const double damped = material.density + dt * material.damping;
     for (int d = 0; d < 3; ++d) {
-      Eigen::VectorXd p(n), p0(n), v(n);
-      for (int i = 0; i < n; ++i) {
-        p[i] = phi[3 * i + d];
-        p0[i] = phi0[3 * i + d];
-        v[i] = velocity[3 * i + d];
-      }
+      const Eigen::VectorXd p = coordinate(phi, d), p0 = coordinate(phi0, d);
+      const Eigen::VectorXd v = coordinate(velocity, d);
       Eigen::VectorXd rhs = damped * m.cwiseProduct(p) + dt * material.density * m.cwiseProduct(v);
       if (d == 2)
         rhs -= dt * dt * material.virtual_density * kGravity * m;
@@ -124,9 +120,7 @@ TEST(Bending, ARolledSheetUnrollsWithStiffnessAndStaysRolledWithout) {
   const auto bending_energy = [&k](const Eigen::VectorXd& phi) {
     double e = 0.0;
     for (int d = 0; d < 3; ++d) {
-      Eigen::VectorXd c(phi.size() / 3);
-      for (Eigen::Index i = 0; i < c.size(); ++i)
-        c[i] = phi[3 * i + d];
+      const Eigen::VectorXd c = coordinate(phi, d);
       e += 0.5 * c.dot(k * c);
     }
     return e;
