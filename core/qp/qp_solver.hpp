@@ -55,6 +55,15 @@ struct QpSolverOptions {
   // ended with keeps their Schur factor (ActiveSetSolver::keep_last_working_set), which gives the
   // same bits as building it again; false builds it again (for tests).
   bool keep_unchanged_working_set = true;
+  // Active set: a solve that starts from at least this many rows (the pinned rows not at their
+  // bound and the warm start's contact rows), or whose working set grows to as many, factors its
+  // working rows into the KKT matrix (WorkingSetFactorization) and carries later changes as a
+  // border of it (WorkingSetBorder), instead of the dense Schur complement of the working rows
+  // (O(k³) for k rows: a sheet lying on an obstacle, every node a contact row, three with
+  // friction). A 7 × 9 sheet on one obstacle has at most 189 such rows (63 contact rows and 126
+  // friction rows), so those runs keep the Schur complement, bit for bit. 0: always; INT_MAX:
+  // never.
+  int factor_working_rows_from = 190;
   // Interior point: Ipopt's tol (relative KKT error) and iteration cap.
   double interior_point_tolerance = 1e-10;
   int interior_point_max_iterations = 200;
@@ -105,6 +114,12 @@ struct QpSummary {
   // s. The rest of the solve is its working-set changes.
   double factorization_seconds = 0.0;
   double seed_seconds = 0.0;
+  // Active set: factorisations of the KKT matrix with the working rows in it
+  // (QpSolverOptions::factor_working_rows_from); 0 when the Schur complement solved the QP.
+  int working_set_factorizations = 0;
+  // Active set: the solution came from the factored working rows (false: from the Schur
+  // complement, also when the factored path was tried and gave the QP back to it).
+  bool working_set_factored = false;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/qp/hessian_block.hpp"
 #include "core/qp/saddle_point_ordering.hpp"
 
 namespace clothfit::qp {
@@ -32,12 +33,6 @@ bool same_index_arrays(const Matrix& a, const std::vector<int>& key) {
          std::equal(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros(), key.begin() + outer);
 }
 
-int slot(const Eigen::SparseMatrix<double>& m, int row, int col) {
-  const int* first = m.innerIndexPtr() + m.outerIndexPtr()[col];
-  const int* last = m.innerIndexPtr() + m.outerIndexPtr()[col + 1];
-  return static_cast<int>(std::lower_bound(first, last, row) - m.innerIndexPtr());
-}
-
 }  // namespace
 
 bool SaddlePointFactorization::same_pattern(const QpProblem& p) const {
@@ -49,14 +44,9 @@ bool SaddlePointFactorization::same_pattern(const QpProblem& p) const {
 void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
   const int n = p.num_variables(), m = p.num_equalities();
   std::vector<Eigen::Triplet<double>> triplets;
-  for (int i = 0; i < n + m; ++i)
-    triplets.emplace_back(i, i, 1.0);
-  for (int c = 0; c < p.curvature.outerSize(); ++c) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(p.curvature, c); it; ++it) {
-      if (it.row() > c)
-        triplets.emplace_back(static_cast<int>(it.row()), c, 1.0);
-    }
-  }
+  HessianBlock::add_pattern(p, &triplets);
+  for (int r = 0; r < m; ++r)
+    triplets.emplace_back(n + r, n + r, 1.0);
   for (int r = 0; r < m; ++r) {
     for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
       triplets.emplace_back(n + r, static_cast<int>(it.col()), 1.0);
@@ -65,21 +55,14 @@ void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
   m_kkt.resize(n + m, n + m);
   m_kkt.setFromTriplets(triplets.begin(), triplets.end());
   m_kkt.makeCompressed();
-  m_diagonal_slot.resize(n + m);
-  for (int i = 0; i < n + m; ++i)
-    m_diagonal_slot[i] = slot(m_kkt, i, i);
-  m_curvature_slot.clear();
-  m_curvature_on_diagonal.clear();
-  for (int c = 0; c < p.curvature.outerSize(); ++c) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(p.curvature, c); it; ++it) {
-      m_curvature_slot.push_back(it.row() >= c ? slot(m_kkt, static_cast<int>(it.row()), c) : -1);
-      m_curvature_on_diagonal.push_back(it.row() == c ? 1 : 0);
-    }
-  }
+  m_hessian.locate(m_kkt, p);
+  m_row_diagonal_slot.resize(m);
+  for (int r = 0; r < m; ++r)
+    m_row_diagonal_slot[r] = value_slot(m_kkt, n + r, n + r);
   m_equality_slot.clear();
   for (int r = 0; r < m; ++r) {
     for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
-      m_equality_slot.push_back(slot(m_kkt, n + r, static_cast<int>(it.col())));
+      m_equality_slot.push_back(value_slot(m_kkt, n + r, static_cast<int>(it.col())));
     }
   }
   m_ldlt.analyze(m_kkt, saddle_point_ordering(p.curvature, p.equality_jacobian));
@@ -97,33 +80,16 @@ bool SaddlePointFactorization::factorize(const QpProblem& p, double relative_reg
     rebuild_pattern(p);
   m_problem = &p;
   m_refinement_steps = refinement_steps;
-  const int n = p.num_variables(), m = p.num_equalities();
-  double mean_delassus = 0.0;
-  for (int r = 0; r < m; ++r) {
-    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
-      mean_delassus += it.value() * it.value() / p.mass[it.col()];
-    }
-  }
-  mean_delassus = m > 0 ? mean_delassus / m : 1.0;
-  const double epsilon = relative_regularization * std::max(mean_delassus, 1e-300);
+  const int m = p.num_equalities();
+  const double epsilon = equality_regularization(p, relative_regularization);
   m_epsilon = epsilon;
 
   // Every entry of the pattern is written below (it was built from exactly these entries), K's
   // off-diagonal ones once each: no zeroing first.
   double* values = m_kkt.valuePtr();
-  for (int i = 0; i < n; ++i)
-    values[m_diagonal_slot[i]] = p.mass[i];
+  m_hessian.write(p, values);
   for (int r = 0; r < m; ++r)
-    values[m_diagonal_slot[n + r]] = -epsilon;
-  const double* k = p.curvature.valuePtr();
-  for (std::size_t q = 0; q < m_curvature_slot.size(); ++q) {
-    if (m_curvature_slot[q] < 0)
-      continue;
-    if (m_curvature_on_diagonal[q])
-      values[m_curvature_slot[q]] += k[q];
-    else
-      values[m_curvature_slot[q]] = k[q];
-  }
+    values[m_row_diagonal_slot[r]] = -epsilon;
   const double* a = p.equality_jacobian.valuePtr();
   for (std::size_t q = 0; q < m_equality_slot.size(); ++q)
     values[m_equality_slot[q]] = a[q];

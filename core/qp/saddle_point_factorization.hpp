@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/qp/equality_system.hpp"
+#include "core/qp/hessian_block.hpp"
 #include "core/qp/supernodal_ldlt.hpp"
 
 namespace clothfit::qp {
@@ -36,8 +37,8 @@ class SaddlePointFactorization final : public EqualitySystem {
 
   SupernodalLdlt m_ldlt;
   Eigen::SparseMatrix<double> m_kkt;  // lower triangle of the regularised matrix
-  std::vector<int> m_diagonal_slot, m_curvature_slot, m_equality_slot;
-  std::vector<char> m_curvature_on_diagonal;  // per K value: it lies on the diagonal (+= ρm)
+  HessianBlock m_hessian;             // where D + K goes
+  std::vector<int> m_row_diagonal_slot, m_equality_slot;
   // Sizes and index arrays of K and A_E the analysis was made for.
   std::vector<int> m_key_sizes, m_key_curvature, m_key_equality;
   const QpProblem* m_problem = nullptr;

@@ -442,6 +442,8 @@ StepReport TimeStepper::project() {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       report.qp_factorization_seconds += s.factorization_seconds;
       report.qp_seed_seconds += s.seed_seconds;
+      report.qp_working_sets_factored += s.working_set_factored ? 1 : 0;
+      report.qp_working_set_factorizations += s.working_set_factorizations;
       return s;
     };
     qp::QpSummary summary = solve();

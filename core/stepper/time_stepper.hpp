@@ -57,6 +57,11 @@ struct StepReport {
   double qp_seconds = 0.0;
   double qp_factorization_seconds = 0.0;
   double qp_seed_seconds = 0.0;
+  // QPs solved with their working rows factored into the KKT matrix (QpSummary::
+  // working_set_factored), and the factorisations of such matrices (tried or not), summed over
+  // the iterations.
+  int qp_working_sets_factored = 0;
+  int qp_working_set_factorizations = 0;
   // Friction rows that the step's last QP left at their bound with the slip reversed, a force
   // along the slip (QpSummary::rows_left_at_bound; active set only).
   int friction_rows_against_slip = 0;
