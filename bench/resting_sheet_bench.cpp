@@ -4,12 +4,17 @@
 // starts each QP as a seeded contact row (three with friction), and a step's first QP adds the
 // seeds one at a time to the dense Cholesky factor of the working rows' Schur complement: O(k³)
 // for k rows (a QP that starts from exactly the rows the last one ended with keeps their factor).
-// The bench prints q, the counts per step, the share of the QP time spent on the seeds
-// (QpSummary::seed_seconds) and the cost per node against 7 × 9, measured in one run.
+// With more than 189 such rows (finer than 7 × 9), the active set factors them into the KKT
+// matrix instead (QpSolverOptions::factor_working_rows_from). The bench runs each case both ways,
+// one after the other — the Schur complement alone, then the default — and prints q, the counts
+// per step, the share of the QP time spent on the seeds (QpSummary::seed_seconds) with the Schur
+// complement, the share of QPs solved with the rows factored, the ratio of the two times and the
+// cost per node against 7 × 9, measured in one run.
 // Build Release. Usage:
 //   resting_sheet_bench [SECONDS] [--large]
 //   SECONDS simulated per run on 7 × 9 and 13 × 17 (default 0.3); --large adds 25 × 33 for
 //   SECONDS / 6 (q about 30, 180 and 190 there on a 2-core machine in 2026-11).
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -22,7 +27,7 @@
 namespace {
 
 struct Measured {
-  long steps = 0, iterations = 0, factorizations = 0, changes = 0;
+  long steps = 0, iterations = 0, factorizations = 0, changes = 0, factored = 0;
   double qp_seconds = 0.0, seed_seconds = 0.0;
   clothfit::scenario::RunSummary summary;
 };
@@ -37,6 +42,7 @@ Measured run(const clothfit::scenario::Scenario& scenario) {
         m.iterations += r->iterations;
         m.factorizations += r->factorizations;
         m.changes += r->qp_working_set_changes;
+        m.factored += r->qp_working_sets_factored;
         m.qp_seconds += r->qp_seconds;
         m.seed_seconds += r->qp_seed_seconds;
       });
@@ -75,8 +81,9 @@ int main(int argc, char** argv) {
       {"frictionless", 0.0}, {"sliding", tan_theta - 0.02}, {"sticking", tan_theta + 0.02}};
 
   std::printf("a sheet at rest on a plane tilted by 25 degrees, 1 thread, one run each\n");
-  std::printf("%-8s %6s %-13s %7s %9s %9s %9s %10s %10s %12s\n", "mesh", "nodes", "friction",
-              "steps", "iter/step", "fact/step", "chg/step", "seeds/QP", "q", "per node/7x9");
+  std::printf("%-8s %6s %-13s %6s %9s %9s %9s %9s %8s %9s %9s %6s %12s\n", "mesh", "nodes",
+              "friction", "steps", "iter/step", "fact/step", "chg/step", "seeds/QP", "factored",
+              "q Schur", "q", "ratio", "per node/7x9");
   std::vector<double> per_node_7x9(frictions.size(), 0.0);
   for (const Mesh& mesh : meshes) {
     for (std::size_t f = 0; f < frictions.size(); ++f) {
@@ -85,7 +92,11 @@ int main(int argc, char** argv) {
       j["cloth"]["mesh"]["nodes_y"] = mesh.ny;
       j["time"]["duration"] = mesh.seconds;
       j["obstacles"][0]["friction"] = frictions[f].second;
-      const auto scenario = clothfit::scenario::parse_scenario(j, file);
+      auto scenario = clothfit::scenario::parse_scenario(j, file);
+      scenario.model.options.qp.factor_working_rows_from = INT_MAX;
+      const Measured schur = run(scenario);
+      scenario.model.options.qp.factor_working_rows_from =
+          clothfit::qp::QpSolverOptions{}.factor_working_rows_from;
       const Measured m = run(scenario);
       const int nodes = mesh.nx * mesh.ny;
       const double per_node = m.summary.wall_seconds / m.summary.simulated_seconds / nodes;
@@ -94,11 +105,17 @@ int main(int argc, char** argv) {
       const auto per_step = [&m](long count) {
         return m.steps > 0 ? static_cast<double>(count) / static_cast<double>(m.steps) : 0.0;
       };
-      std::printf("%2d x %-3d %6d %-13s %7ld %9.3f %9.3f %9.2f %9.0f%% %10.4f %12.1f\n", mesh.nx,
-                  mesh.ny, nodes, frictions[f].first, m.steps, per_step(m.iterations),
-                  per_step(m.factorizations), per_step(m.changes),
-                  m.qp_seconds > 0.0 ? 100.0 * m.seed_seconds / m.qp_seconds : 0.0, m.summary.q,
-                  per_node_7x9[f] > 0.0 ? per_node / per_node_7x9[f] : 0.0);
+      std::printf(
+          "%2d x %-3d %6d %-13s %6ld %9.3f %9.3f %9.2f %8.0f%% %7.0f%% %9.4f %9.4f %6.2f %12.1f\n",
+          mesh.nx, mesh.ny, nodes, frictions[f].first, m.steps, per_step(m.iterations),
+          per_step(m.factorizations), per_step(m.changes),
+          schur.qp_seconds > 0.0 ? 100.0 * schur.seed_seconds / schur.qp_seconds : 0.0,
+          m.iterations > 0 ? 100.0 * static_cast<double>(m.factored) / m.iterations : 0.0,
+          schur.summary.q, m.summary.q, m.summary.q > 0.0 ? schur.summary.q / m.summary.q : 0.0,
+          per_node_7x9[f] > 0.0 ? per_node / per_node_7x9[f] : 0.0);
+      if (!schur.summary.ok())
+        std::printf("  run with the Schur complement not converged: %s\n",
+                    schur.summary.message.c_str());
       if (!m.summary.ok())
         std::printf("  run not converged: %s\n", m.summary.message.c_str());
       std::fflush(stdout);
@@ -106,8 +123,10 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "iter/step, fact/step, chg/step: projection iterations, factorisations and working-set "
-      "changes per step; seeds/QP: the share of the QPs' time spent adding the rows each QP "
-      "starts from; q: wall / simulated time; per node/7x9: the cost per node and simulated "
-      "second against the same friction on 7 x 9.\n");
+      "changes per step (default run); seeds/QP: the share of the QPs' time spent adding the rows "
+      "each QP starts from, Schur complement alone; factored: the share of QPs solved with their "
+      "working rows factored into the KKT matrix (default run); q Schur, q: wall / simulated "
+      "time with the Schur complement alone and by default, ratio: their ratio; per node/7x9: "
+      "the cost per node and simulated second against the same friction on 7 x 9 (default).\n");
   return 0;
 }
