@@ -139,9 +139,11 @@ class ActiveSetSolver final : public QpSolver {
   SaddlePointFactorization m_saddle;      // used when it has
   WorkingSetFactorization m_working_kkt;  // for solves that start from many rows
   WorkingSetBorder m_border;              // their working-set changes since it factored
+  // solve_factored: the working-set changes carried by the border before the matrix is factored
+  // again; the compliance, relative to its norm² in the D⁻¹ metric, of a working row the QP holds
+  // exactly (a contact row), so that the matrix is quasi-definite; the refinement steps at least
+  // (also in the damped QP, which asks for none).
   static constexpr int kMaxBorderColumns = 32;
-  // solve_factored: the compliance, relative to its norm² in the D⁻¹ metric, of a working row the
-  // QP holds exactly (a contact row), so that the matrix is quasi-definite.
   static constexpr double kRowRegularization = 1e-12;
   static constexpr int kMinRefinementSteps = 1;
   EqualitySystem* m_kkt = nullptr;  // the one in use
