@@ -19,7 +19,23 @@ int block_rows(const QpProblem& p, int block) {
   return block == 0 ? p.num_equalities() : (block == 1 ? p.num_inequalities() : p.num_pinned());
 }
 
-// Sizes and index arrays of K, A_E, A_I and A_P, concatenated.
+// Row r of `a`'s columns widened to whole nodes (three coordinates each, when n is a multiple
+// of 3, as the simulator's x = Δφ is): a contact or friction row whose normal or tangent has a
+// zero coordinate has the same pattern as one that has none, so that the symbolic analysis does
+// not change with the rows' directions.
+void node_columns(const SparseRowMatrix& a, int r, std::vector<int>* columns) {
+  columns->clear();
+  const int width = a.cols() % 3 == 0 ? 3 : 1;
+  for (SparseRowMatrix::InnerIterator it(a, r); it; ++it) {
+    const int first = static_cast<int>(it.col()) / width * width;
+    if (!columns->empty() && columns->back() >= first)
+      continue;  // the node of the entry before (a row's columns are ascending)
+    for (int c = first; c < first + width; ++c)
+      columns->push_back(c);
+  }
+}
+
+// Sizes and index arrays of K and A_E, then the node columns of each row of A_I and A_P.
 std::vector<int> pattern_key(const QpProblem& p) {
   std::vector<int> key{p.num_variables(), p.num_equalities(), p.num_inequalities(), p.num_pinned()};
   const auto append = [&key](const auto& a) {
@@ -31,8 +47,16 @@ std::vector<int> pattern_key(const QpProblem& p) {
     key.insert(key.end(), a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
   };
   append(p.curvature);
-  for (int block = 0; block < 3; ++block)
-    append(rows_block(p, block));
+  append(p.equality_jacobian);
+  std::vector<int> columns;
+  for (int block = 1; block < 3; ++block) {
+    const SparseRowMatrix& a = rows_block(p, block);
+    for (int r = 0; r < block_rows(p, block); ++r) {
+      node_columns(a, r, &columns);
+      key.push_back(static_cast<int>(columns.size()));
+      key.insert(key.end(), columns.begin(), columns.end());
+    }
+  }
   return key;
 }
 
@@ -43,21 +67,33 @@ bool WorkingSetFactorization::same_pattern(const QpProblem& p) const {
 }
 
 void WorkingSetFactorization::rebuild_pattern(const QpProblem& p) {
-  const int n = p.num_variables();
-  const int m = p.num_equalities() + p.num_inequalities() + p.num_pinned();
+  const int n = p.num_variables(), m_e = p.num_equalities();
+  const int m = m_e + p.num_inequalities() + p.num_pinned();
   std::vector<Eigen::Triplet<double>> triplets;
   HessianBlock::add_pattern(p, &triplets);
   for (int r = 0; r < m; ++r)
     triplets.emplace_back(n + r, n + r, 1.0);
   std::vector<Eigen::Triplet<double>> stacked_entries;
-  int row = 0;
-  for (int block = 0; block < 3; ++block) {
+  const auto add_entry = [&](int row, int col) {
+    triplets.emplace_back(n + row, col, 1.0);
+    stacked_entries.emplace_back(row, col, 1.0);
+  };
+  for (int r = 0; r < m_e; ++r) {
+    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it)
+      add_entry(r, static_cast<int>(it.col()));
+  }
+  m_contact_offset.assign(1, 0);
+  m_contact_columns.clear();
+  std::vector<int> columns;
+  for (int block = 1; block < 3; ++block) {
     const SparseRowMatrix& a = rows_block(p, block);
-    for (int r = 0; r < block_rows(p, block); ++r, ++row) {
-      for (SparseRowMatrix::InnerIterator it(a, r); it; ++it) {
-        triplets.emplace_back(n + row, static_cast<int>(it.col()), 1.0);
-        stacked_entries.emplace_back(row, static_cast<int>(it.col()), 1.0);
-      }
+    for (int r = 0; r < block_rows(p, block); ++r) {
+      node_columns(a, r, &columns);
+      const int row = m_e + static_cast<int>(m_contact_offset.size()) - 1;
+      for (int c : columns)
+        add_entry(row, c);
+      m_contact_columns.insert(m_contact_columns.end(), columns.begin(), columns.end());
+      m_contact_offset.push_back(static_cast<int>(m_contact_columns.size()));
     }
   }
   m_kkt.resize(n + m, n + m);
@@ -67,14 +103,15 @@ void WorkingSetFactorization::rebuild_pattern(const QpProblem& p) {
   m_row_diagonal_slot.resize(m);
   for (int r = 0; r < m; ++r)
     m_row_diagonal_slot[r] = value_slot(m_kkt, n + r, n + r);
-  m_row_slot.clear();
-  row = 0;
-  for (int block = 0; block < 3; ++block) {
-    const SparseRowMatrix& a = rows_block(p, block);
-    for (int r = 0; r < block_rows(p, block); ++r, ++row) {
-      for (SparseRowMatrix::InnerIterator it(a, r); it; ++it)
-        m_row_slot.push_back(value_slot(m_kkt, n + row, static_cast<int>(it.col())));
-    }
+  m_equality_slot.clear();
+  for (int r = 0; r < m_e; ++r) {
+    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it)
+      m_equality_slot.push_back(value_slot(m_kkt, n + r, static_cast<int>(it.col())));
+  }
+  m_contact_slot.resize(m_contact_columns.size());
+  for (int b = 0; b + 1 < static_cast<int>(m_contact_offset.size()); ++b) {
+    for (int q = m_contact_offset[b]; q < m_contact_offset[b + 1]; ++q)
+      m_contact_slot[q] = value_slot(m_kkt, n + m_e + b, m_contact_columns[q]);
   }
   SparseRowMatrix stacked(m, n);
   stacked.setFromTriplets(stacked_entries.begin(), stacked_entries.end());
@@ -98,15 +135,22 @@ bool WorkingSetFactorization::factorize(const QpProblem& p, double epsilon,
     values[m_row_diagonal_slot[r]] = -epsilon;
   for (int b = 0; b < m - m_e; ++b)
     values[m_row_diagonal_slot[m_e + b]] = working[b] ? -compliance[b] : -1.0;
-  std::size_t q = 0;
-  int b = -m_e;  // the contact block's row number (negative: an equality row)
-  for (int block = 0; block < 3; ++block) {
-    const SparseRowMatrix& a = rows_block(p, block);
-    const double sign = block == 0 ? 1.0 : -1.0;
-    for (int r = 0; r < block_rows(p, block); ++r, ++b) {
-      const bool coupled = b < 0 || working[b];
-      for (SparseRowMatrix::InnerIterator it(a, r); it; ++it, ++q)
-        values[m_row_slot[q]] = coupled ? sign * it.value() : 0.0;
+  const double* a = p.equality_jacobian.valuePtr();
+  for (std::size_t q = 0; q < m_equality_slot.size(); ++q)
+    values[m_equality_slot[q]] = a[q];
+  const int m_i = p.num_inequalities();
+  for (int b = 0; b < m - m_e; ++b) {
+    const int first = m_contact_offset[b], last = m_contact_offset[b + 1];
+    for (int q = first; q < last; ++q)
+      values[m_contact_slot[q]] = 0.0;
+    if (!working[b])
+      continue;
+    const SparseRowMatrix& g = b < m_i ? p.inequality_jacobian : p.pinned_jacobian;
+    int q = first;
+    for (SparseRowMatrix::InnerIterator it(g, b < m_i ? b : b - m_i); it; ++it) {
+      while (m_contact_columns[q] != it.col())
+        ++q;
+      values[m_contact_slot[q]] = -it.value();
     }
   }
   if (!m_ldlt.factorize(m_kkt))

@@ -7,11 +7,12 @@
 //   [ −G_W     0     −C_W  ] [γ]   [ c_W ]        C_W: their compliance (diagonal, > 0),
 //
 // so that (D + K) x + A_Eᵀ λ − G_Wᵀ γ = r_x (the multiplier convention of qp_problem.hpp) and
-// c_W + G_W x + C_W γ = 0. Every inequality and pinned row has its place in the matrix; those
+// c_W + G_W x + C_W γ = 0. Every inequality and pinned row has its place in the matrix, over the
+// whole nodes it touches (a tangent with a zero coordinate has the pattern of one without); those
 // outside the working set are decoupled (their entries 0, their pivot −1, their γ 0), so that the
 // pattern, its ordering (saddle_point_ordering over all rows) and the symbolic analysis stay while
-// the working set changes and while the rows' patterns do. One supernodal LDLᵀ without pivoting;
-// with K ⪰ 0 the matrix is quasi-definite.
+// the working set changes and while the rows touch the same nodes. One supernodal LDLᵀ without
+// pivoting; with K ⪰ 0 the matrix is quasi-definite.
 //
 // The working set changes between factorisations through WorkingSetBorder (a Schur complement
 // of the differences); multiply() gives the residual of a solve for refinement.
@@ -62,9 +63,12 @@ class WorkingSetFactorization {
   void rebuild_pattern(const QpProblem& problem);
 
   SupernodalLdlt m_ldlt;
-  Eigen::SparseMatrix<double> m_kkt;                 // lower triangle
-  HessianBlock m_hessian;                            // where D + K goes
-  std::vector<int> m_row_diagonal_slot, m_row_slot;  // rows' (2,2) entries; rows' entries
+  Eigen::SparseMatrix<double> m_kkt;                      // lower triangle
+  HessianBlock m_hessian;                                 // where D + K goes
+  std::vector<int> m_row_diagonal_slot, m_equality_slot;  // rows' (2,2) entries; A_E's entries
+  // Per row b of the contact block: its pattern's columns (whole nodes) and their slots,
+  // m_contact_offset[b] … m_contact_offset[b + 1] − 1.
+  std::vector<int> m_contact_offset, m_contact_columns, m_contact_slot;
   std::vector<int> m_key;  // sizes and index arrays of K, A_E, A_I, A_P the analysis is for
   const QpProblem* m_problem = nullptr;
   std::vector<char> m_working;

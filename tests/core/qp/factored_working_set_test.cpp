@@ -153,6 +153,33 @@ TEST(WorkingSetFactorization, SolvesTheKktMatrixOfAnyWorkingSetWithOneAnalysis) 
   EXPECT_EQ(kkt.analyses(), 1);
 }
 
+// A friction row whose tangent turns so that one coordinate is exactly 0 has one entry fewer;
+// the matrix's pattern covers whole nodes, so the analysis stays (a sliding sheet's tangents do
+// this from one QP to the next: 51 analyses in 60 QPs of a 13 × 17 sheet before).
+TEST(WorkingSetFactorization, KeepsItsAnalysisWhenARowLosesACoordinate) {
+  std::mt19937 rng(31);
+  const QpProblem p = problem_with_pinned_rows(curved_options(), true, rng);
+  const int rows = p.num_inequalities() + p.num_pinned();
+  const Eigen::VectorXd compliance = random_compliance(rows, rng);
+  const std::vector<char> working(rows, 1);
+  QpProblem turned = p;
+  SparseRowMatrix& g = turned.pinned_jacobian;
+  for (int r = 0; r < turned.num_pinned(); r += 2)
+    g.valuePtr()[g.outerIndexPtr()[r]] = 0.0;  // the row's first coordinate
+  g.prune(0.0);
+  ASSERT_LT(turned.pinned_jacobian.nonZeros(), p.pinned_jacobian.nonZeros());
+  WorkingSetFactorization kkt;
+  for (const QpProblem* q : std::vector<const QpProblem*>{&p, &turned}) {
+    ASSERT_TRUE(kkt.factorize(*q, 1e-6, working, compliance));
+    const Eigen::MatrixXd dense = dense_kkt(*q, 1e-6, working, compliance);
+    const Eigen::VectorXd r = random_rhs(kkt, working, rng);
+    Eigen::VectorXd z = r;
+    kkt.solve_in_place(&z);
+    EXPECT_LT((dense * z - r).norm(), 1e-10 * dense.norm() * z.norm());
+  }
+  EXPECT_EQ(kkt.analyses(), 1);
+}
+
 TEST(WorkingSetFactorization, CountsANonconvexCurvatureOnTheRowsNullSpace) {
   std::mt19937 rng(77);
   QpProblem p = problem_with_pinned_rows(curved_options(), false, rng);
