@@ -454,8 +454,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
 
   // The equality rows' factorisation, with which the Schur complement works. With the working
   // rows factored it serves only to check that the QP is convex (D + K positive definite on the
-  // null space of A_E; certain without K), and for the Schur complement should they give the QP
-  // back.
+  // null space of A_E; certain without K or with a semidefinite one), and for the Schur
+  // complement should they give the QP back.
   EqualitySystem* kkt =
       problem.has_curvature() ? static_cast<EqualitySystem*>(&m_saddle) : &m_delassus;
   bool reuse = problem.matrices_unchanged && m_factored && kkt == m_kkt;
@@ -483,7 +483,8 @@ QpSummary ActiveSetSolver::solve(const QpProblem& problem, const QpWarmStart& st
     }
     return true;
   };
-  if (!reuse && (!factor_working_rows || problem.has_curvature())) {
+  const bool check_convexity = problem.has_curvature() && !problem.curvature_semidefinite;
+  if (!reuse && (!factor_working_rows || check_convexity)) {
     if (!factorize_equality_rows())
       return summary;
   } else if (!reuse) {

@@ -53,6 +53,11 @@ struct QpProblem {
   // previous solve() given to the same solver (only f, c_E and the inequality rows changed): the
   // solver may then reuse its factorisation of the equality block instead of refactoring.
   bool matrices_unchanged = false;
+  // Set by the caller when K is positive semidefinite by construction (the stepper's
+  // semidefinite Newton model): D + K is then positive definite and the solver need not factor
+  // the equality rows to check that the QP is convex. False: the solver checks (the exact
+  // curvature can make it nonconvex).
+  bool curvature_semidefinite = false;
 
   int num_variables() const { return static_cast<int>(mass.size()); }
   int num_equalities() const { return static_cast<int>(equality_offset.size()); }

@@ -412,6 +412,7 @@ StepReport TimeStepper::project() {
     // stationarity condition is the exact one at φ_j.
     m_qp.equality_offset = m_constraint_values;
     m_qp.matrices_unchanged = !refactor;
+    m_qp.curvature_semidefinite = !m_exact_curvature;
     report.factorizations += refactor ? 1 : 0;
     const double* values = m_jacobian.valuePtr();
     double* free_values = m_qp.equality_jacobian.valuePtr();

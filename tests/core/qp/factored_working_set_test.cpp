@@ -9,6 +9,7 @@
 #include <climits>
 #include <iterator>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -243,6 +244,27 @@ TEST(WorkingSetBorder, SolvesAsAFactorisationOfTheChangedWorkingSetWould) {
   }
 }
 
+// A curvature that makes the QP nonconvex on the equality rows' null space is refused by the
+// factored path as by the Schur path, unless the caller says it is semidefinite.
+TEST(ActiveSetSolver, FactoredWorkingRowsStillRefuseANonconvexCurvature) {
+  std::mt19937 rng(5);
+  QpProblem p = problem_with_pinned_rows(curved_options(), false, rng);
+  p.curvature = Eigen::SparseMatrix<double>(p.num_variables(), p.num_variables());
+  p.curvature.reserve(Eigen::VectorXi::Constant(p.num_variables(), 1));
+  for (int i = 0; i < p.num_variables(); ++i)
+    p.curvature.insert(i, i) = -2.0 * p.mass[i];
+  p.curvature.makeCompressed();
+  QpSolverOptions factored;
+  factored.factor_working_rows_from = 0;
+  std::vector<int> seed(static_cast<std::size_t>(p.num_inequalities()));
+  std::iota(seed.begin(), seed.end(), 0);
+  for (const QpSolverOptions& options : {factored, QpSolverOptions{}}) {
+    ActiveSetSolver solver(options);
+    QpSolution solution;
+    EXPECT_EQ(solver.solve(p, seed, &solution).termination, QpTermination::kNotConvex);
+  }
+}
+
 // The active set with its working rows factored (factor_working_rows_from = 0) and with the Schur
 // complement alone (INT_MAX), from the known active rows and some inactive ones, on random QPs
 // with curvature, a flat sheet, dependent equality rows and crowded contacts, with unbounded and
@@ -282,7 +304,10 @@ TEST(ActiveSetSolver, FactoredWorkingRowsGiveTheSchurComplementsSolution) {
     }
     const bool bounded = trial % 8 >= 4;
     const bool damped = trial % 16 >= 8;
-    const QpProblem p = problem_with_pinned_rows(options, bounded, rng);
+    QpProblem p = problem_with_pinned_rows(options, bounded, rng);
+    // Half the problems with curvature say that it is semidefinite (it is): the factored path
+    // then skips the equality rows' factorisation that checks convexity.
+    p.curvature_semidefinite = trial % 8 == 4 || trial % 8 == 0;
     std::vector<int> seed;
     for (int i = 0; i < p.num_inequalities(); ++i) {
       if (std::bernoulli_distribution(0.5)(rng))
