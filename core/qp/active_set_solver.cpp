@@ -78,23 +78,50 @@ bool ActiveSetSolver::add_row(const QpProblem& problem, int row, QpSummary* summ
     d += m_options.friction_compliance * unprojected;
   const double min_pivot = m_options.dependence_tolerance * unprojected;
   if (!m_schur.append(s, d, min_pivot, &l)) {
-    // Dependent on W: g P = Σ α_b g_b P with α = S⁻¹ s (Remark 5.2). The working row with the
-    // largest coefficient leaves, unless it is pinned (pinned rows never leave).
+    // Dependent on W: g P = Σ α_b g_b P with α = S⁻¹ s (Remark 5.2), so u = Σ α_b u_b, and
+    // raising the row's multiplier by t while every working multiplier drops by t α_b leaves x
+    // where it is. The paper lets the working row with the largest |α_b| leave; this takes the
+    // dual step of Goldfarb and Idnani (1983) instead: t as large as the working contact rows'
+    // multipliers allow (z_b − t α_b ≥ 0), and the row whose multiplier reaches 0 first leaves
+    // (on ties the one with the larger α_b). It has α_b ≠ 0, so the new working set is
+    // independent as in the paper, and no multiplier turns negative. (With the largest |α_b| one
+    // could, that row then left by the ratio test, the dependent row came back: on crowded random
+    // QPs the paper's rule cycled to the change limit on a feasible problem; tests/core/qp/
+    // degenerate_qp_test.cpp.) Pinned rows never leave. With no working contact row to make room
+    // (every α_b ≤ 0), no feasible point moves the row off the working set's values: the row is
+    // set aside, and should it still be violated at the end the QP is infeasible (finish) —
+    // unless a friction row is in its combination: one at its bound might make room, which this
+    // dual step does not try (set aside as before, not called infeasible). Friction rows carry a
+    // compliance (friction_compliance > dependence_tolerance), so only a combination with a
+    // friction coefficient well below 1 can be dependent at all; no bundled example or family
+    // run sets any row aside.
     Eigen::VectorXd alpha;
     m_schur.solve_transposed(l, &alpha);
     int out = -1;
+    double t = 0.0;
+    bool with_friction = false;  // a bounded pinned row in the combination
     for (int b = 0; b < k; ++b) {
-      if (m_state[m_working[b]] != kPinned && std::abs(alpha[b]) > 1e-12 &&
-          (out < 0 || std::abs(alpha[b]) > std::abs(alpha[out])))
+      if (m_state[m_working[b]] == kPinned && has_bound(problem, m_working[b]) &&
+          std::abs(alpha[b]) > kDependenceCoefficient)
+        with_friction = true;
+      if (m_state[m_working[b]] != kWorking || !(alpha[b] > kDependenceCoefficient))
+        continue;
+      const double ratio = std::max(m_z[b], 0.0) / alpha[b];
+      if (out < 0 || ratio < t || (ratio == t && alpha[b] > alpha[out])) {
         out = b;
+        t = ratio;
+      }
     }
     ++summary->dependent_rows;
     if (out < 0) {
-      m_state[row] = kSetAside;  // dependent on the equality and pinned rows: cannot enter
+      m_state[row] = kSetAside;
+      m_aside_with_friction[row] = with_friction ? 1 : 0;
       return false;
     }
+    for (int b = 0; b < k; ++b)
+      m_z[b] -= t * alpha[b];
     remove_position(out);
-    return add_row(problem, row, summary, &u, &w, z);
+    return add_row(problem, row, summary, &u, &w, z + t);
   }
   m_working.push_back(row);
   for (SparseRowMatrix::InnerIterator it(g, r); it; ++it) {
@@ -334,6 +361,7 @@ void ActiveSetSolver::start_states(const QpProblem& problem, const QpWarmStart& 
   const int m_i = problem.num_inequalities();
   const int m_p = problem.num_pinned();
   m_state.assign(m_i + m_p, kObserved);
+  m_aside_with_friction.assign(m_i + m_p, 0);
   m_fixed_sigma.assign(m_p, 0.0);
   m_returns.assign(m_p, 0);
   m_rhs = problem.linear;
@@ -427,6 +455,29 @@ void ActiveSetSolver::finish(const QpProblem& problem, const Eigen::VectorXd& x,
           "the KKT solves lost their accuracy (nearly dependent rows)",
           residual, start_residual);
       summary->message = text;
+    }
+  }
+  // A row set aside as dependent (add_row) that the solution still violates: no x satisfies
+  // every row. (Not where a friction row was in its combination, and not a friction row set
+  // aside, which may slip.)
+  if (summary->termination == QpTermination::kConverged) {
+    const double feasibility_tol = scaled_tolerance(problem.inequality_offset);
+    for (int i = 0; i < m_i + m_p; ++i) {
+      if (m_state[i] != kSetAside || m_aside_with_friction[i] || has_bound(problem, i))
+        continue;
+      const double residual =
+          offset_of(problem, i) + sparse_row_dot(matrix_of(problem, i), local_row(i), x);
+      if (i < m_i ? residual >= -feasibility_tol : std::abs(residual) <= slip_tol)
+        continue;
+      summary->termination = QpTermination::kInfeasible;
+      char text[240];
+      std::snprintf(text, sizeof text,
+                    "infeasible: %s row %d is off by %.3g and depends on rows no feasible point "
+                    "can move (equality, pinned, or working contact rows whose multipliers would "
+                    "turn negative)",
+                    i < m_i ? "contact" : "pinned", i < m_i ? i : i - m_i, residual);
+      summary->message = text;
+      break;
     }
   }
 }

@@ -15,9 +15,11 @@
 // updated, not rebuilt, when one row enters (O(k²)) or leaves (Givens, O(k²)). The responses u_b
 // are kept while the factorisation is (RowResponseCache): a row entering again, in the same QP or
 // in the next one with unchanged matrices, costs no solve. A row whose new
-// Schur pivot vanishes is linearly dependent on W (paper Remark 5.2): it enters while the working
-// row with the largest coefficient in its combination leaves; a row dependent on the equality rows
-// alone is set aside and counted in QpSummary::dependent_rows.
+// Schur pivot vanishes is linearly dependent on W (paper Remark 5.2): it enters while a working
+// row in its combination leaves — the one Goldfarb and Idnani's dual step picks (add_row), where
+// the paper takes the largest coefficient — or, when no working contact row can make room, it is
+// set aside; counted in QpSummary::dependent_rows. A row set aside and still violated at the end
+// makes the QP infeasible (QpTermination::kInfeasible).
 //
 // Pinned rows (QpProblem::pinned_jacobian) enter the Schur complement first: their multipliers
 // may have either sign, and the dependence guard never removes them (a row depending on the
@@ -155,6 +157,9 @@ class ActiveSetSolver final : public QpSolver {
   std::vector<double> m_fixed_sigma;  // per pinned row: σ = ±b when at its bound, else 0
   std::vector<int> m_returns;         // per pinned row: returns from its bound in this solve
   static constexpr int kMaxReturns = 8;
+  // A dependent row's coefficients α_b (add_row) at most this are taken as 0: such a working row
+  // does not make room for it.
+  static constexpr double kDependenceCoefficient = 1e-12;
   std::vector<int> m_working;  // inequality rows in W, in Cholesky order
   // The working rows' values as they entered (keep_last_working_set): columns and values of
   // each, ending at m_working_row_end[b], and whether it had a finite bound. Valid while
@@ -167,7 +172,10 @@ class ActiveSetSolver final : public QpSolver {
   std::vector<double> m_offset;           // per working row: c_b + g_b x_E
   std::vector<double> m_z;                // per working row: its current multiplier
   std::vector<char> m_state;              // per row of the Schur block: a RowState
-  int m_num_inequalities = 0;             // m_I of the current problem
+  // Per row: set aside with a friction row in its combination (add_row); finish() then does not
+  // call the QP infeasible.
+  std::vector<char> m_aside_with_friction;
+  int m_num_inequalities = 0;  // m_I of the current problem
   Eigen::VectorXd m_dense_row, m_zero_rhs, m_scratch, m_rhs, m_equality_rhs;
   Eigen::VectorXd m_equality_residual;  // c_E + A_E x of the solution (the final check)
   EqualitySystem::RowMajorMatrix m_seed_rows, m_seed_u, m_seed_w;  // columns: the seeded rows

@@ -29,6 +29,8 @@ std::string_view to_string(QpTermination termination) {
       return "iteration_limit";
     case QpTermination::kNotConvex:
       return "not_convex";
+    case QpTermination::kInfeasible:
+      return "infeasible";
     default:
       return "numerical_failure";
   }

@@ -85,14 +85,21 @@ enum class QpTermination {
   kIterationLimit,    // working-set changes or Ipopt iterations exhausted; x is the last iterate
   kNumericalFailure,  // factorisation failed or the solver reported an error
   kNotConvex,  // active set: the curvature makes the QP nonconvex on the equality rows' null space
+  // Active set: a contact row (or an unbounded pinned row) is violated at x and depends on rows
+  // that no feasible point can move off (the equality rows, pinned rows, working contact rows
+  // with multipliers that would have to turn negative): no x satisfies every row. x solves the
+  // QP without the rows so set aside.
+  kInfeasible,
 };
 
 std::string_view to_string(QpTermination termination);
 
 struct QpSummary {
   QpTermination termination = QpTermination::kNumericalFailure;
-  int iterations = 0;      // working-set changes (active set) or Ipopt iterations
-  int dependent_rows = 0;  // rows swapped out by the linear-dependence guard (active set)
+  int iterations = 0;  // working-set changes (active set) or Ipopt iterations
+  // Active set: rows found linearly dependent on the working set (paper Remark 5.2), swapped in
+  // for a working row or set aside.
+  int dependent_rows = 0;
   // Active set: responses to rows entering the working set solved for with the factorisation,
   // and those reused from an earlier solve with the same factorisation (RowResponseCache).
   int solved_responses = 0;
