@@ -27,36 +27,7 @@ namespace {
 // when `bounded`, so that both blocks of contact rows are exercised.
 QpProblem problem_with_pinned_rows(const testing::RandomQpOptions& options, bool bounded,
                                    std::mt19937& rng) {
-  const testing::RandomQp qp = testing::make_random_qp(options, rng);
-  QpProblem problem = qp.problem;
-  const int n = problem.num_variables();
-  std::vector<Eigen::Triplet<double>> kept, pinned;
-  std::vector<double> kept_offset, pinned_offset, bounds;
-  for (int i = 0; i < qp.problem.num_inequalities(); ++i) {
-    const bool pin = i % 3 == 2;
-    const int row = static_cast<int>(pin ? pinned_offset.size() : kept_offset.size());
-    for (SparseRowMatrix::InnerIterator it(qp.problem.inequality_jacobian, i); it; ++it)
-      (pin ? pinned : kept).emplace_back(row, static_cast<int>(it.col()), it.value());
-    // A pinned row holds at x* (so that the problem stays feasible); x* is no longer optimal.
-    double offset = qp.problem.inequality_offset[i];
-    if (pin) {
-      offset = 0.0;
-      for (SparseRowMatrix::InnerIterator it(qp.problem.inequality_jacobian, i); it; ++it)
-        offset -= it.value() * qp.solution.x[it.col()];
-    }
-    (pin ? pinned_offset : kept_offset).push_back(offset);
-    if (pin)
-      bounds.push_back(std::uniform_real_distribution<double>(0.05, 0.5)(rng) * 1e-3);
-  }
-  problem.inequality_jacobian.resize(static_cast<int>(kept_offset.size()), n);
-  problem.inequality_jacobian.setFromTriplets(kept.begin(), kept.end());
-  problem.inequality_offset = Eigen::Map<Eigen::VectorXd>(kept_offset.data(), kept_offset.size());
-  problem.pinned_jacobian.resize(static_cast<int>(pinned_offset.size()), n);
-  problem.pinned_jacobian.setFromTriplets(pinned.begin(), pinned.end());
-  problem.pinned_offset = Eigen::Map<Eigen::VectorXd>(pinned_offset.data(), pinned_offset.size());
-  if (bounded)
-    problem.pinned_bound = Eigen::Map<Eigen::VectorXd>(bounds.data(), bounds.size());
-  return problem;
+  return testing::with_pinned_rows(testing::make_random_qp(options, rng), bounded, 0.0, rng);
 }
 
 testing::RandomQpOptions curved_options() {

@@ -286,4 +286,40 @@ inline RandomQp make_random_qp(const RandomQpOptions& options, std::mt19937& rng
   return result;
 }
 
+// `qp`'s problem with every third inequality row turned into a pinned row holding at x* (so that
+// the problem stays feasible; x* is no longer optimal), moved off it by offset_noise × U[−1, 1]
+// when offset_noise > 0 (then the problem may be infeasible), and bounded by U[0.05, 0.5] × 1e-3
+// when `bounded` (friction rows).
+inline qp::QpProblem with_pinned_rows(const RandomQp& qp, bool bounded, double offset_noise,
+                                      std::mt19937& rng) {
+  qp::QpProblem problem = qp.problem;
+  const int n = problem.num_variables();
+  std::vector<Eigen::Triplet<double>> kept, pinned;
+  std::vector<double> kept_offset, pinned_offset, bounds;
+  for (int i = 0; i < qp.problem.num_inequalities(); ++i) {
+    const bool pin = i % 3 == 2;
+    const int row = static_cast<int>(pin ? pinned_offset.size() : kept_offset.size());
+    for (qp::SparseRowMatrix::InnerIterator it(qp.problem.inequality_jacobian, i); it; ++it)
+      (pin ? pinned : kept).emplace_back(row, static_cast<int>(it.col()), it.value());
+    double offset = qp.problem.inequality_offset[i];
+    if (pin) {
+      offset = offset_noise > 0.0 ? offset_noise * detail::uniform(rng, -1.0, 1.0) : 0.0;
+      for (qp::SparseRowMatrix::InnerIterator it(qp.problem.inequality_jacobian, i); it; ++it)
+        offset -= it.value() * qp.solution.x[it.col()];
+    }
+    (pin ? pinned_offset : kept_offset).push_back(offset);
+    if (pin)
+      bounds.push_back(detail::uniform(rng, 0.05, 0.5) * 1e-3);
+  }
+  problem.inequality_jacobian.resize(static_cast<int>(kept_offset.size()), n);
+  problem.inequality_jacobian.setFromTriplets(kept.begin(), kept.end());
+  problem.inequality_offset = Eigen::Map<Eigen::VectorXd>(kept_offset.data(), kept_offset.size());
+  problem.pinned_jacobian.resize(static_cast<int>(pinned_offset.size()), n);
+  problem.pinned_jacobian.setFromTriplets(pinned.begin(), pinned.end());
+  problem.pinned_offset = Eigen::Map<Eigen::VectorXd>(pinned_offset.data(), pinned_offset.size());
+  if (bounded)
+    problem.pinned_bound = Eigen::Map<Eigen::VectorXd>(bounds.data(), bounds.size());
+  return problem;
+}
+
 }  // namespace clothfit::testing
