@@ -95,9 +95,10 @@ TEST(DegenerateQp, TheDualStepLetsTheRowWhoseMultiplierReachesZeroFirstLeave) {
 // made an unbounded pinned row) whose pinned rows are moved off the solution by up to 1 mm: 29
 // stay feasible (one of them, trial 24, meets dependent contact rows on its way) and 11 have no
 // feasible point. Ipopt decides which. The active set must solve the feasible ones as Ipopt does
-// and call the others infeasible, in a few working-set changes (74 at most). With the paper's
+// and call the others infeasible, in a few working-set changes (the Schur path: 74 at most), by
+// the Schur complement and with the working rows factored from the start alike. With the paper's
 // rule for dependent rows (the largest coefficient leaves) trial 24 and all eleven infeasible
-// problems ran to the change limit (2000).
+// problems ran to the change limit (2000) on the Schur path.
 TEST(DegenerateQp, CrowdedProblemsAreSolvedOrFoundInfeasibleAsIpoptFindsThem) {
   std::mt19937 rng(99);
   int feasible = 0, infeasible = 0, feasible_with_dependent_rows = 0;
@@ -114,24 +115,32 @@ TEST(DegenerateQp, CrowdedProblemsAreSolvedOrFoundInfeasibleAsIpoptFindsThem) {
     InteriorPointSolver reference;
     QpSolution expected;
     const QpSummary reference_summary = reference.solve(p, {}, &expected);
-    QpSolverOptions schur;
-    schur.factor_working_rows_from = INT_MAX;  // the dependence guard is the Schur path's
-    ActiveSetSolver solver(schur);
-    QpSolution s;
-    const QpSummary summary = solver.solve(p, {}, &s);
-    EXPECT_LT(summary.iterations, 200) << summary.message;
-    if (reference_summary.ok()) {
+    if (reference_summary.ok())
       ++feasible;
-      feasible_with_dependent_rows += summary.dependent_rows > 0 ? 1 : 0;
-      ASSERT_TRUE(summary.ok()) << summary.message;
-      EXPECT_LT(kkt_residual(p, s).max(), 1e-8);
-      EXPECT_LT((s.x - expected.x).lpNorm<Eigen::Infinity>(),
-                1e-6 * expected.x.lpNorm<Eigen::Infinity>());
-    } else {
+    else
       ++infeasible;
-      EXPECT_NE(reference_summary.message.find("Infeasible"), std::string::npos)
-          << reference_summary.message;
-      EXPECT_EQ(summary.termination, QpTermination::kInfeasible) << summary.message;
+    // The Schur path (where the dependence guard acts), and the working rows factored from the
+    // start (which hands dependent, inconsistent rows back to the Schur path).
+    for (const int factor_from : {INT_MAX, 0}) {
+      SCOPED_TRACE(factor_from == 0 ? "factored" : "Schur complement");
+      QpSolverOptions solver_options;
+      solver_options.factor_working_rows_from = factor_from;
+      ActiveSetSolver solver(solver_options);
+      QpSolution s;
+      const QpSummary summary = solver.solve(p, {}, &s);
+      EXPECT_LT(summary.iterations, 200) << summary.message;
+      if (reference_summary.ok()) {
+        if (factor_from == INT_MAX)
+          feasible_with_dependent_rows += summary.dependent_rows > 0 ? 1 : 0;
+        ASSERT_TRUE(summary.ok()) << summary.message;
+        EXPECT_LT(kkt_residual(p, s).max(), 1e-8);
+        EXPECT_LT((s.x - expected.x).lpNorm<Eigen::Infinity>(),
+                  1e-6 * expected.x.lpNorm<Eigen::Infinity>());
+      } else {
+        EXPECT_NE(reference_summary.message.find("Infeasible"), std::string::npos)
+            << reference_summary.message;
+        EXPECT_EQ(summary.termination, QpTermination::kInfeasible) << summary.message;
+      }
     }
   }
   // Both kinds, and feasible problems that exercise the dependence guard.
