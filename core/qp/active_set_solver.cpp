@@ -460,7 +460,7 @@ void ActiveSetSolver::finish(const QpProblem& problem, const Eigen::VectorXd& x,
   // A row set aside as dependent (add_row) that the solution still violates: no x satisfies
   // every row. (Not where a friction row was in its combination, and not a friction row set
   // aside, which may slip.)
-  if (summary->termination == QpTermination::kConverged) {
+  if (summary->termination == QpTermination::kConverged && summary->dependent_rows > 0) {
     const double feasibility_tol = scaled_tolerance(problem.inequality_offset);
     for (int i = 0; i < m_i + m_p; ++i) {
       if (m_state[i] != kSetAside || m_aside_with_friction[i] || has_bound(problem, i))

@@ -22,6 +22,19 @@ int value_slot(const Eigen::SparseMatrix<double>& m, int row, int col) {
   return static_cast<int>(std::lower_bound(first, last, row) - m.innerIndexPtr());
 }
 
+void locate_row_slots(const Eigen::SparseMatrix<double>& matrix, const QpProblem& problem, int rows,
+                      std::vector<int>* diagonal, std::vector<int>* equality) {
+  const int n = problem.num_variables();
+  diagonal->resize(rows);
+  for (int r = 0; r < rows; ++r)
+    (*diagonal)[r] = value_slot(matrix, n + r, n + r);
+  equality->clear();
+  for (int r = 0; r < problem.num_equalities(); ++r) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it)
+      equality->push_back(value_slot(matrix, n + r, static_cast<int>(it.col())));
+  }
+}
+
 void HessianBlock::add_pattern(const QpProblem& p, std::vector<Eigen::Triplet<double>>* triplets) {
   for (int i = 0; i < p.num_variables(); ++i)
     triplets->emplace_back(i, i, 1.0);

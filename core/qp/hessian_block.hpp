@@ -1,6 +1,7 @@
 // The pieces of a QP's sparse saddle-point matrix [D + K, Aᵀ; A, −C] (lower triangle, compressed
 // columns) that SaddlePointFactorization and WorkingSetFactorization share: the (1,1) block
-// D + K, the position of an entry in the value array, and the equality rows' regularisation ε.
+// D + K, the position of an entry (and of the constraint rows' entries) in the value array, and
+// the equality rows' regularisation ε.
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -15,6 +16,13 @@ double equality_regularization(const QpProblem& problem, double relative);
 
 // The index of entry (row, col), which must be in the pattern, in m's value array.
 int value_slot(const Eigen::SparseMatrix<double>& m, int row, int col);
+
+// Where the constraint rows' entries of a saddle-point matrix (position columns 0 … n − 1, n =
+// problem.num_variables(), then `rows` constraint rows, the equality rows first) are in its value
+// array: the rows' (2,2) diagonal entries into `diagonal`, and A_E's entries, row by row, into
+// `equality`.
+void locate_row_slots(const Eigen::SparseMatrix<double>& matrix, const QpProblem& problem, int rows,
+                      std::vector<int>* diagonal, std::vector<int>* equality);
 
 class HessianBlock {
  public:

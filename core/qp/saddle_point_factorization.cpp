@@ -56,15 +56,7 @@ void SaddlePointFactorization::rebuild_pattern(const QpProblem& p) {
   m_kkt.setFromTriplets(triplets.begin(), triplets.end());
   m_kkt.makeCompressed();
   m_hessian.locate(m_kkt, p);
-  m_row_diagonal_slot.resize(m);
-  for (int r = 0; r < m; ++r)
-    m_row_diagonal_slot[r] = value_slot(m_kkt, n + r, n + r);
-  m_equality_slot.clear();
-  for (int r = 0; r < m; ++r) {
-    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it) {
-      m_equality_slot.push_back(value_slot(m_kkt, n + r, static_cast<int>(it.col())));
-    }
-  }
+  locate_row_slots(m_kkt, p, m, &m_row_diagonal_slot, &m_equality_slot);
   m_ldlt.analyze(m_kkt, saddle_point_ordering(p.curvature, p.equality_jacobian));
   m_rhs.resize(n + m);
   m_z.resize(n + m);

@@ -100,14 +100,7 @@ void WorkingSetFactorization::rebuild_pattern(const QpProblem& p) {
   m_kkt.setFromTriplets(triplets.begin(), triplets.end());
   m_kkt.makeCompressed();
   m_hessian.locate(m_kkt, p);
-  m_row_diagonal_slot.resize(m);
-  for (int r = 0; r < m; ++r)
-    m_row_diagonal_slot[r] = value_slot(m_kkt, n + r, n + r);
-  m_equality_slot.clear();
-  for (int r = 0; r < m_e; ++r) {
-    for (SparseRowMatrix::InnerIterator it(p.equality_jacobian, r); it; ++it)
-      m_equality_slot.push_back(value_slot(m_kkt, n + r, static_cast<int>(it.col())));
-  }
+  locate_row_slots(m_kkt, p, m, &m_row_diagonal_slot, &m_equality_slot);
   m_contact_slot.resize(m_contact_columns.size());
   for (int b = 0; b + 1 < static_cast<int>(m_contact_offset.size()); ++b) {
     for (int q = m_contact_offset[b]; q < m_contact_offset[b + 1]; ++q)
