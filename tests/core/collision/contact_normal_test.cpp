@@ -37,6 +37,24 @@ TEST(ContactNormal, TouchingUsesThePlaneNormalOrientedByTheStart) {
   EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12));
 }
 
+// Rule 2's threshold is relative to |e1|·|e2|: the same nearly parallel edges choose the same rule
+// at every size, 1 cm or 100 m long.
+TEST(ContactNormal, ThePlaneNormalThresholdScalesWithTheEdges) {
+  for (double size : {1e-2, 1.0, 1e2}) {
+    ContactGeometry g = base();
+    g.tolerance = 1e-9 * size;
+    g.plane_normal_scale = size * size;  // two edges of length `size`
+    g.axis = Vector3d(size, 0, 0);
+    g.separation_t0 = Vector3d(0, 1e-3, 1e-3) * size;
+    // 1e-8 rad between the edges: N is 1e-8 |e1||e2|, above the threshold of 1e-10 |e1||e2|.
+    g.plane_normal = Vector3d(0, 0, 1e-8 * size * size);
+    EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12)) << size;
+    // 1e-11 rad: parallel for the rule, whatever the size; the start separation decides.
+    g.plane_normal = Vector3d(0, 0, 1e-11 * size * size);
+    EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 1, 1).normalized(), 1e-12)) << size;
+  }
+}
+
 TEST(ContactNormal, StartInContactOpposesTheMotion) {
   ContactGeometry g = base();
   g.plane_normal = Vector3d(0, 0, 1);

@@ -149,11 +149,32 @@ TEST(EdgeEdgeCcd, RootsAtStartAndEnd) {
   expect_valid_result(m, *r, 0.0);
 }
 
+// Edge b, parallel to edge a and overlapping it in x, comes down from z = 1 to z = −1.
+Motion parallel_edges_moving_onto_each_other() {
+  return {Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0.5, 0, 1),  Vector3d(1.5, 0, 1),
+          Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0.5, 0, -1), Vector3d(1.5, 0, -1)};
+}
+
+// All four points on the x axis; edge b slides left by 3: b0 reaches a1 = (1, 0, 0) at t = 2/3.
+Motion collinear_edges_sliding_into_each_other() {
+  return {Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(3, 0, 0), Vector3d(4, 0, 0),
+          Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 0, 0), Vector3d(1, 0, 0)};
+}
+
+// V ≡ 0: edge b (along y) slides down in the plane z = 0 and reaches edge a at t = 1/2.
+Motion edges_moving_in_a_common_plane() {
+  return {Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0),  Vector3d(0, 2, 0),
+          Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0, -1, 0), Vector3d(0, 0, 0)};
+}
+
+// Edge b collapsed to a point falling through edge a.
+Motion zero_length_edge() {
+  return {Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0.25, 0, 1),  Vector3d(0.25, 0, 1),
+          Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0.25, 0, -1), Vector3d(0.25, 0, -1)};
+}
+
 TEST(EdgeEdgeCcd, ParallelEdgesMovingOntoEachOther) {
-  // Edge b, parallel to edge a and overlapping it in x, comes down from z = 1 to z = −1.
-  const Motion m = {Vector3d(0, 0, 0),    Vector3d(1, 0, 0),   Vector3d(0.5, 0, 1),
-                    Vector3d(1.5, 0, 1),  Vector3d(0, 0, 0),   Vector3d(1, 0, 0),
-                    Vector3d(0.5, 0, -1), Vector3d(1.5, 0, -1)};
+  const Motion m = parallel_edges_moving_onto_each_other();
   const auto r = m.ccd(exact_options());
   ASSERT_TRUE(r);
   EXPECT_NEAR(r->time, 0.5, kTimeTolerance);
@@ -180,9 +201,7 @@ TEST(EdgeEdgeCcd, ParallelEdgesPassingApart) {
 }
 
 TEST(EdgeEdgeCcd, CollinearEdgesSlidingIntoEachOther) {
-  // All four points on the x axis; edge b slides left by 3: b0 reaches a1 = (1, 0, 0) at t = 2/3.
-  const Motion m = {Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(3, 0, 0), Vector3d(4, 0, 0),
-                    Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 0, 0), Vector3d(1, 0, 0)};
+  const Motion m = collinear_edges_sliding_into_each_other();
   const auto r = m.ccd(exact_options());
   ASSERT_TRUE(r);
   EXPECT_NEAR(r->time, 2.0 / 3.0, kTimeTolerance);
@@ -192,9 +211,7 @@ TEST(EdgeEdgeCcd, CollinearEdgesSlidingIntoEachOther) {
 }
 
 TEST(EdgeEdgeCcd, EdgesMovingInACommonPlane) {
-  // V ≡ 0: edge b (along y) slides down in the plane z = 0 and reaches edge a at t = 1/2.
-  const Motion m = {Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0),  Vector3d(0, 2, 0),
-                    Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0, -1, 0), Vector3d(0, 0, 0)};
+  const Motion m = edges_moving_in_a_common_plane();
   const auto r = m.ccd(exact_options());
   ASSERT_TRUE(r);
   EXPECT_NEAR(r->time, 0.5, kTimeTolerance);
@@ -203,16 +220,40 @@ TEST(EdgeEdgeCcd, EdgesMovingInACommonPlane) {
 }
 
 TEST(EdgeEdgeCcd, ZeroLengthEdge) {
-  // Edge b collapsed to a point falling through edge a.
-  const Motion m = {Vector3d(-1, 0, 0),    Vector3d(1, 0, 0),    Vector3d(0.25, 0, 1),
-                    Vector3d(0.25, 0, 1),  Vector3d(-1, 0, 0),   Vector3d(1, 0, 0),
-                    Vector3d(0.25, 0, -1), Vector3d(0.25, 0, -1)};
+  const Motion m = zero_length_edge();
   const auto r = m.ccd(exact_options());
   ASSERT_TRUE(r);
   EXPECT_NEAR(r->time, 0.5, kTimeTolerance);
   EXPECT_NEAR(r->s, 0.625, 1e-8);
   expect_valid_result(m, *r, 0.0);
   EXPECT_TRUE(r->normal.isApprox(Vector3d(0, 0, -1), 1e-7));
+}
+
+// Where the edges sit is irrelevant: each degenerate case above, moved away from the origin (where
+// some of them start), gives the same contact. Found missing by scripts/mutate.py: the parallel
+// edges' fallback axis could be built from a point instead of an edge vector unnoticed.
+TEST(EdgeEdgeCcd, DegenerateCasesDoNotDependOnWhereTheyAre) {
+  const Vector3d offset(0.375, -1.75, 2.875);  // exact in binary: the moved motion is exact too
+  for (const Motion& m :
+       {parallel_edges_moving_onto_each_other(), collinear_edges_sliding_into_each_other(),
+        edges_moving_in_a_common_plane(), zero_length_edge()}) {
+    Motion moved = m;
+    for (Vector3d* x : {&moved.a0_t0, &moved.a1_t0, &moved.b0_t0, &moved.b1_t0, &moved.a0_t1,
+                        &moved.a1_t1, &moved.b0_t1, &moved.b1_t1}) {
+      *x += offset;
+    }
+    for (const CcdOptions& options : {exact_options(), proximity_options(0.1)}) {
+      const auto r = m.ccd(options);
+      const auto r_moved = moved.ccd(options);
+      ASSERT_TRUE(r && r_moved) << m;
+      EXPECT_NEAR(r_moved->time, r->time, kTimeTolerance) << m;
+      EXPECT_NEAR(r_moved->s, r->s, 1e-8) << m;
+      EXPECT_NEAR(r_moved->u, r->u, 1e-8) << m;
+      EXPECT_TRUE(r_moved->normal.isApprox(r->normal, 1e-8))
+          << m << "\n"
+          << r->normal.transpose() << " moved: " << r_moved->normal.transpose();
+    }
+  }
 }
 
 TEST(EdgeEdgeCcd, NearZeroLeadingCoefficient) {
