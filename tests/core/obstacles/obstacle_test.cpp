@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <numbers>
 #include <random>
+#include <string>
 
 #include "core/obstacles/cylinder.hpp"
 #include "core/obstacles/needle_field.hpp"
@@ -218,6 +220,90 @@ TEST(Obstacle, OptionsDefaults) {
   EXPECT_FALSE(s.constrain_face_centres());
   EXPECT_TRUE(s.is_static());
   EXPECT_TRUE(s.name().empty());
+}
+
+// Each geometry's is_valid (what its obstacle's constructor asserts): the defaults pass, and every
+// field that makes the obstacle meaningless — not finite, zero or negative, an edge radius past
+// half the table — fails with the obstacle's reason. (The scenario reader checks its fields
+// itself, with their names; this is the library's own guard.)
+template <typename Geometry>
+void expect_refused(const Geometry& g, const std::string& reason, const char* what) {
+  std::string why;
+  EXPECT_FALSE(g.is_valid(&why)) << what;
+  EXPECT_NE(why.find(reason), std::string::npos) << what << ": " << why;
+  EXPECT_FALSE(g.is_valid()) << what;
+}
+
+TEST(ObstacleGeometry, DefaultsAreValidAndEveryBadFieldIsRefused) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(PlaneGeometry{}.is_valid());
+  EXPECT_TRUE(SphereGeometry{}.is_valid());
+  EXPECT_TRUE(CylinderGeometry{}.is_valid());
+  EXPECT_TRUE(TableGeometry{}.is_valid());
+  EXPECT_TRUE(NeedleFieldGeometry{}.is_valid());
+
+  const auto plane = [](auto change) {
+    PlaneGeometry g;
+    change(g);
+    return g;
+  };
+  expect_refused(plane([&](auto& g) { g.point_m.x() = nan; }), "plane", "plane point");
+  expect_refused(plane([&](auto& g) { g.normal = Eigen::Vector3d::Zero(); }), "plane", "normal 0");
+  expect_refused(plane([&](auto& g) { g.normal.z() = inf; }), "plane", "normal inf");
+
+  const auto sphere = [](auto change) {
+    SphereGeometry g;
+    change(g);
+    return g;
+  };
+  expect_refused(sphere([&](auto& g) { g.centre_m.y() = inf; }), "sphere", "sphere centre");
+  for (double r : {0.0, -1.0, nan, inf}) {
+    expect_refused(sphere([&](auto& g) { g.radius_m = r; }), "sphere", "sphere radius");
+  }
+
+  const auto cylinder = [](auto change) {
+    CylinderGeometry g;
+    change(g);
+    return g;
+  };
+  expect_refused(cylinder([&](auto& g) { g.centre_m.z() = nan; }), "axis", "cylinder centre");
+  expect_refused(cylinder([&](auto& g) { g.axis = Eigen::Vector3d::Zero(); }), "axis",
+                 "cylinder axis 0");
+  for (double bad : {0.0, -0.5, nan, inf}) {
+    expect_refused(cylinder([&](auto& g) { g.length_m = bad; }), "length", "cylinder length");
+    expect_refused(cylinder([&](auto& g) { g.radius_m = bad; }), "radius", "cylinder radius");
+  }
+
+  const auto table = [](auto change) {
+    TableGeometry g;
+    change(g);
+    return g;
+  };
+  expect_refused(table([&](auto& g) { g.top_centre_m.x() = inf; }), "top centre", "table centre");
+  expect_refused(table([&](auto& g) { g.yaw_rad = nan; }), "yaw", "table yaw");
+  for (double bad : {0.0, -1.0, nan, inf}) {
+    expect_refused(table([&](auto& g) { g.size_x_m = bad; }), "sizes", "table size_x");
+    expect_refused(table([&](auto& g) { g.size_y_m = bad; }), "sizes", "table size_y");
+    expect_refused(table([&](auto& g) { g.thickness_m = bad; }), "thickness", "table thickness");
+  }
+  expect_refused(table([&](auto& g) { g.edge_radius_m = -1e-3; }), "edge radius", "radius < 0");
+  expect_refused(table([&](auto& g) { g.edge_radius_m = nan; }), "edge radius", "radius nan");
+  // Half the smallest size (the thickness, 0.03 m) is allowed, a little more is not.
+  EXPECT_TRUE(table([&](auto& g) { g.edge_radius_m = 0.015; }).is_valid());
+  expect_refused(table([&](auto& g) { g.edge_radius_m = 0.0151; }), "edge radius", "radius big");
+  EXPECT_TRUE(table([&](auto& g) { g.edge_radius_m = 0.0; }).is_valid());
+
+  const auto needles = [](auto change) {
+    NeedleFieldGeometry g;
+    change(g);
+    return g;
+  };
+  expect_refused(needles([&](auto& g) { g.origin_m.x() = nan; }), "needle", "needle origin");
+  for (double bad : {0.0, -20.0, nan, inf}) {
+    expect_refused(needles([&](auto& g) { g.c1_per_m = bad; }), "c1", "needle c1");
+    expect_refused(needles([&](auto& g) { g.c2 = bad; }), "c2", "needle c2");
+  }
 }
 
 }  // namespace
