@@ -11,8 +11,10 @@
 
 #include <cmath>
 #include <memory>
+#include <numbers>
 
 #include "core/mesh/quad_mesh.hpp"
+#include "core/obstacles/needle_field.hpp"
 #include "core/obstacles/plane.hpp"
 #include "core/obstacles/sphere.hpp"
 
@@ -360,6 +362,41 @@ TEST(ContactSet, CorrectionsHaveNoFrictionRowsAndKeepTheNewtonImpulses) {
     EXPECT_NE(c.start.pinned_at_bound[2 * f], 0) << "contact " << f;
     EXPECT_EQ(c.start.pinned_at_bound[2 * f + 1], 0) << "contact " << f;
   }
+}
+
+// The friction bound is b = μγ‖∇h‖ (γ the row's multiplier, a force per unit of h): on an obstacle
+// whose h is not a distance, here the needle field at nodes where ‖∇h‖ = √(2 (1/(2 c2))² + 1),
+// it is not μγ.
+TEST(ContactSet, FrictionBoundIsMuGammaTimesTheGradientNorm) {
+  obstacles::NeedleFieldGeometry field;
+  field.c1_per_m = 10.0 * std::numbers::pi;  // nodes 0.1 m apart: half a period, the same slope
+  field.c2 = 0.075;
+  field.origin_m = Eigen::Vector3d(-0.025, -0.025, 0.0);  // c1 q = π/4 (+ π) at the nodes
+  FloorContact c(std::make_shared<obstacles::NeedleField>(field, FloorContact::options()));
+  for (int i = 0; i < c.mesh.num_nodes(); ++i) {  // each node on the surface, not moving
+    c.phi_n[3 * i + 2] = -c.obstacles[0]->value(c.phi_n.segment<3>(3 * i), 0.0);
+  }
+  c.phi_j = c.phi_n;
+  const double gradient_norm = std::sqrt(2.0 * std::pow(0.5 / field.c2, 2) + 1.0);
+  for (int i = 0; i < c.mesh.num_nodes(); ++i) {
+    const Eigen::Vector3d p = c.phi_n.segment<3>(3 * i);
+    ASSERT_NEAR(c.obstacles[0]->value(p, 0.0), 0.0, 1e-12);
+    ASSERT_NEAR(c.obstacles[0]->at(0.01).evaluate(p).gradient.norm(), gradient_norm, 1e-9);
+  }
+  c.begin_step();
+  c.assemble();
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  const double gamma = 2e-4;
+  c.contacts->record(c.solution(gamma, 0.0, 0.0));
+  c.assemble();
+  ASSERT_EQ(c.problem.num_pinned(), 8);
+  const double bound = 0.5 * gamma * gradient_norm;
+  for (int r = 0; r < 8; ++r)
+    EXPECT_NEAR(c.problem.pinned_bound_of(r), bound, 1e-15) << r;
+  // The friction check measures against the same μγ‖∇h‖: sliding at that bound along t1 with the
+  // same γ is Coulomb's friction, no error.
+  c.contacts->record(c.solution(gamma, bound, 0.3 * bound));
+  EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-9), 0.0);
 }
 
 }  // namespace
