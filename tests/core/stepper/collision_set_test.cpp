@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <numeric>
@@ -79,8 +80,13 @@ struct AssembledRows {
 AssembledRows assemble_at(CollisionSet& set, const Eigen::VectorXd& phi) {
   qp::QpProblem problem = empty_problem(static_cast<int>(phi.size()));
   std::vector<int> seed;
-  set.assemble(phi, Eigen::VectorXd::Zero(phi.size()), &problem, &seed);
-  return {problem.inequality_offset, Eigen::MatrixXd(problem.inequality_jacobian)};
+  const double min_value = set.assemble(phi, Eigen::VectorXd::Zero(phi.size()), &problem, &seed);
+  // What the stepper's stopping test reads (min over the rows of H_k − τ0; +∞ without rows):
+  // with every node free, the smallest offset.
+  const Eigen::VectorXd& offsets = problem.inequality_offset;
+  EXPECT_EQ(min_value,
+            offsets.size() > 0 ? offsets.minCoeff() : std::numeric_limits<double>::infinity());
+  return {offsets, Eigen::MatrixXd(problem.inequality_jacobian)};
 }
 
 TEST(CollisionSet, NeededForANeedleField) {
@@ -290,6 +296,60 @@ TEST(CollisionSet, RisingPeaksOfAMovingFieldPushTheClothUp) {
   ASSERT_EQ(rows.offsets.size(), 1);
   // The tip is at +5 cm at tₙ₊₁: the sheet must rise to 5 cm + τ0 above the old tip height.
   EXPECT_NEAR(rows.offsets[0], 0.023 - 0.05 - tau0, 1e-9);
+  EXPECT_TRUE(set.final_check(phi));
+}
+
+// A needle of a turning field may cross the sheet between tₙ and tₙ₊₁ while its rest position is
+// outside the rest-frame rectangle of the sheet's box seen from both poses: the chord of a
+// rotation bulges out of that rectangle. Here the field turns 90° about a vertical axis 2 m from
+// the sheet's centre in one step, and the one needle whose chord crosses the sheet (at a quarter
+// of the step) lies 0.3 m outside the rectangle. (Found missing by scripts/mutate.py: the
+// rectangle's growth by the corners' displacement could be dropped unnoticed.)
+TEST(CollisionSet, ANeedleOfATurningFieldSweepingThroughTheSheetIsFound) {
+  const double rho = 2.0;
+  const Eigen::Vector3d pivot(0.1 - rho, 0.1, 0.0);  // the sheet's centre at (ρ, 0)
+  const Eigen::Vector3d peak = pivot + Eigen::Vector3d(1.2 * rho, -0.4 * rho, 0.0);  // rest xy
+  obstacles::RigidMotionOptions turn;
+  turn.pivot_m = pivot;
+  turn.angle_keyframes = {{0.0, 0.0}, {kDt, 0.5 * std::numbers::pi}};
+  obstacles::NeedleFieldGeometry g;
+  g.c1_per_m = 1.0;  // peaks π m apart, 1 m tall: one of them near the sheet
+  g.c2 = 1.0;
+  g.origin_m =
+      Eigen::Vector3d(peak.x() - 0.5 * std::numbers::pi, peak.y() - 0.5 * std::numbers::pi, 0.0);
+  obstacles::ObstacleOptions options;
+  options.name = "needles";
+  options.motion = obstacles::RigidMotion(turn);
+  const auto field = std::make_shared<obstacles::NeedleField>(g, options);
+
+  // Which needles cross the sheet's square [0, 0.2]² (at mid-height of the shafts), moving along
+  // their chords: brute force over the field's peaks near the pivot.
+  const obstacles::RigidPose pose_t0 = field->motion().pose(0.0);
+  const obstacles::RigidPose pose_t1 = field->motion().pose(kDt);
+  const Eigen::AlignedBox2d square(Eigen::Vector2d(0, 0), Eigen::Vector2d(0.2, 0.2));
+  int crossing = 0;
+  for (const Eigen::Vector3d& p : field->peaks_rest(Eigen::AlignedBox2d(
+           pivot.head<2>() - Eigen::Vector2d(8, 8), pivot.head<2>() + Eigen::Vector2d(8, 8)))) {
+    const Eigen::Vector2d a = pose_t0.to_world(p).head<2>(), b = pose_t1.to_world(p).head<2>();
+    for (int k = 0; k <= 1000; ++k) {
+      if (square.contains(a + (b - a) * (k / 1000.0))) {
+        ++crossing;
+        break;
+      }
+    }
+  }
+  ASSERT_EQ(crossing, 1);
+  ASSERT_TRUE((0.75 * pose_t0.to_world(peak) + 0.25 * pose_t1.to_world(peak))
+                  .head<2>()
+                  .isApprox(Eigen::Vector2d(0.1, 0.1), 1e-12));
+
+  SimulationModel model = sheet_model();
+  model.obstacles.push_back(field);
+  const std::vector<int> free_index = all_free(model);
+  CollisionSet set(model, free_index);
+  const Eigen::VectorXd phi = flat_at(model, 0.5);  // the shafts span z ∈ [0, 1]
+  set.begin_step(phi, 0.0, kDt, kProximity);
+  EXPECT_GE(set.detect(phi), 1);
   EXPECT_TRUE(set.final_check(phi));
 }
 
