@@ -36,6 +36,21 @@ TEST(FrameError, EqualWeightsGiveTheRmsDistanceAndThePopulationSpread) {
   EXPECT_NEAR(e.spread_m, 0.02, 1e-15);  // distances 0.05 and 0.01: mean 0.03, std 0.02
 }
 
+// Only the distances count, not where the markers are: the frames above simulate at the origin,
+// where the difference and the sum of the two positions have the same length. (Found missing by
+// scripts/mutate.py: s_n computed from |simulated + recorded| passed every test.)
+TEST(FrameError, ErrorAndSpreadDoNotDependOnWhereTheFrameIs) {
+  Eigen::MatrixX3d simulated = Eigen::MatrixX3d::Zero(2, 3);
+  Eigen::MatrixX3d recorded(2, 3);
+  recorded << 0.03, 0.0, 0.04, 0.0, 0.01, 0.0;
+  const Eigen::RowVector3d offset(1.5, -2.0, 0.75);  // a Motive origin is anywhere in the room
+  simulated.rowwise() += offset;
+  recorded.rowwise() += offset;
+  const FrameError e = frame_error(simulated, recorded, std::vector<double>{1.0, 1.0});
+  EXPECT_NEAR(e.error_m, std::sqrt((0.05 * 0.05 + 0.01 * 0.01) / 2), 1e-15);
+  EXPECT_NEAR(e.spread_m, 0.02, 1e-15);
+}
+
 TEST(FrameError, WeightsFavourTheHeavierMarker) {
   Eigen::MatrixX3d simulated = Eigen::MatrixX3d::Zero(2, 3);
   Eigen::MatrixX3d recorded(2, 3);
