@@ -50,6 +50,15 @@ TEST(SweepAxis, ParsesRangeAndIncludesTheUpperEndWhenOnTheGrid) {
   ASSERT_EQ(axis.values.size(), 21u);
   EXPECT_DOUBLE_EQ(axis.values.back(), 2.0);
   EXPECT_EQ(parse_sweep_axis("alpha=0.2:0.2:1", p).values.size(), 1u);
+  // From a lower end above 0 (the count is (upper − lower)/step + 1, not from 0; found by
+  // scripts/mutate.py), with the upper end on the grid and off it.
+  const std::vector<double> alpha = parse_sweep_axis("alpha=0.1:0.5:0.1", p).values;
+  ASSERT_EQ(alpha.size(), 5u);
+  EXPECT_DOUBLE_EQ(alpha.front(), 0.1);
+  EXPECT_DOUBLE_EQ(alpha.back(), 0.5);
+  const std::vector<double> delta = parse_sweep_axis("delta=0.05:0.2:0.04", p).values;
+  ASSERT_EQ(delta.size(), 4u);
+  EXPECT_DOUBLE_EQ(delta.back(), 0.17);
 }
 
 TEST(SweepAxis, RejectsMistakesWithAMessage) {
