@@ -1,9 +1,11 @@
-// Profile intervals widened by the samples of the search (objective_profile.hpp): what the slice
-// through the optimum misses along a valley, and when an interval reaches a bound.
+// Profile intervals (objective_profile.hpp): a profile along a flat direction of a real objective,
+// and the intervals widened by the samples of the search: what the slice through the optimum
+// misses along a valley, and when an interval reaches a bound.
 #include <gtest/gtest.h>
 
 #include "fitting/objective_profile.hpp"
 #include "support/model_parameters_fixture.hpp"
+#include "support/table_recording_fixture.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -57,6 +59,43 @@ TEST(WidenToSamples, ASampleAtABoundMakesTheIntervalReachIt) {
   EXPECT_DOUBLE_EQ(intervals[0].upper, 2.0);
   EXPECT_TRUE(intervals[0].upper_at_bound);
   EXPECT_FALSE(intervals[0].pinned());
+}
+
+// profile_parameters on a real objective: the first 10 frames of a tablecloth recording, where
+// the sheet hangs clear of the table and μ cannot matter. The objective is flat along μ, so its
+// interval is the whole range, reaching both bounds, and no sample beats the optimum; told the
+// optimum scored worse than it does, the profile reports its own samples as the better point.
+// (Found missing by scripts/mutate.py: the `improved` flag and the intervals of profile_parameters
+// were only reached by the two slow FitRecovery tests, which left both unpinned.)
+TEST(ProfileParameters, AFlatDirectionReachesBothBoundsAndABetterSampleIsReported) {
+  const auto recording = testing::table_recording(10);
+  const ModelParameters& parameters = recording->scenario.parameters;
+  ASSERT_EQ(parameters.fitted(), std::vector<int>{2});  // μ of the table
+  const RecordingObjective objective(recording->setup, parameters);
+  ParallelEvaluator evaluator(objective, 2, nullptr);
+  const std::vector<double> optimum{0.2, 0.08, 1.0};
+  const double score = objective.evaluate(optimum).objective;
+
+  const ProfileResult flat = profile_parameters(evaluator, parameters, optimum, score, 0.05);
+  ASSERT_EQ(flat.intervals.size(), 1u);
+  const ParameterInterval& mu = flat.intervals[0];
+  EXPECT_EQ(mu.parameter, 2);
+  EXPECT_EQ(mu.lower, 0.0);
+  EXPECT_EQ(mu.upper, 2.0);
+  EXPECT_TRUE(mu.lower_at_bound);
+  EXPECT_TRUE(mu.upper_at_bound);
+  EXPECT_FALSE(mu.pinned());
+  EXPECT_FALSE(flat.improved);
+  EXPECT_EQ(flat.best_values, optimum);
+  EXPECT_EQ(flat.best_objective, score);
+
+  const ProfileResult better =
+      profile_parameters(evaluator, parameters, optimum, score + 1.0, 0.05);
+  EXPECT_TRUE(better.improved);
+  EXPECT_EQ(better.best_objective, score);
+  EXPECT_NE(better.best_values, optimum);
+  EXPECT_EQ(better.best_values[0], 0.2);  // only μ was sampled
+  EXPECT_EQ(better.best_values[1], 0.08);
 }
 
 }  // namespace
