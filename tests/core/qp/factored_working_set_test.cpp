@@ -250,8 +250,8 @@ TEST(ActiveSetSolver, FactoredWorkingRowsGiveTheSchurComplementsSolution) {
     o->refinement_steps = 0;
     o->equality_regularization = 1e-6;
   }
-  std::mt19937 rng(1729);
-  int solved_factored = 0, trials = 0, changes = 0, differing_sets = 0;
+  std::mt19937 rng(1729), start_rng(1730);
+  int solved_factored = 0, trials = 0, changes = 0, differing_sets = 0, handed_over = 0;
   for (int trial = 0; trial < 48; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     testing::RandomQpOptions options;
@@ -284,13 +284,40 @@ TEST(ActiveSetSolver, FactoredWorkingRowsGiveTheSchurComplementsSolution) {
       if (std::bernoulli_distribution(0.5)(rng))
         seed.push_back(i);
     }
+    // Bounded pinned rows start at either bound or holding, as the stepper's sliding friction
+    // rows do: the factored path must carry their forces into its right-hand side (drawn from a
+    // generator of their own, so that the problems are those measured before).
+    QpWarmStart start(seed);
+    if (bounded) {
+      for (int r = 0; r < p.num_pinned(); ++r)
+        start.pinned_at_bound.push_back(
+            static_cast<signed char>(std::uniform_int_distribution<int>(-1, 1)(start_rng)));
+    }
     ActiveSetSolver with_rows(damped ? damped_factored : factored);
     ActiveSetSolver with_schur(damped ? damped_schur : schur);
     QpSolution a, b;
-    const QpSummary sa = with_rows.solve(p, seed, &a);
-    const QpSummary sb = with_schur.solve(p, seed, &b);
+    const QpSummary sa = with_rows.solve(p, start, &a);
+    const QpSummary sb = with_schur.solve(p, start, &b);
     ASSERT_TRUE(sa.ok()) << sa.message;
     ASSERT_TRUE(sb.ok()) << sb.message;
+    // The same QP started on the Schur path and handed over to the factored one when its
+    // working set grows past the seeded rows and the holding pinned rows (bounded trials: with
+    // the forces of the rows then at their bound in the factored right-hand side).
+    QpSolverOptions handed = damped ? damped_factored : factored;
+    handed.factor_working_rows_from =
+        static_cast<int>(seed.size()) + p.num_pinned() -
+        static_cast<int>(std::count_if(start.pinned_at_bound.begin(), start.pinned_at_bound.end(),
+                                       [](signed char s) { return s != 0; })) +
+        2;
+    ActiveSetSolver handing_over(handed);
+    QpSolution h;
+    const QpSummary sh = handing_over.solve(p, start, &h);
+    ASSERT_TRUE(sh.ok()) << sh.message;
+    if (sh.working_set_factorizations > 0) {
+      ++handed_over;
+      EXPECT_TRUE(sh.working_set_factored) << "given back to the Schur path";
+      EXPECT_LT((h.x - b.x).lpNorm<Eigen::Infinity>(), 1e-8 * b.x.lpNorm<Eigen::Infinity>());
+    }
     ++trials;
     solved_factored += sa.working_set_factored ? 1 : 0;
     changes += sa.iterations;
@@ -326,6 +353,7 @@ TEST(ActiveSetSolver, FactoredWorkingRowsGiveTheSchurComplementsSolution) {
   EXPECT_EQ(solved_factored, trials);
   EXPECT_GT(changes, 5 * trials);
   EXPECT_LE(differing_sets, trials / 8);  // 2 of 48 measured, both crowded
+  EXPECT_GE(handed_over, trials / 4);     // 24 of 48 measured
 }
 
 }  // namespace
