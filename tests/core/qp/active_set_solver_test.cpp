@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
@@ -186,6 +188,35 @@ TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
   ASSERT_TRUE(solver.solve(p, {}, &s).ok());
   for (int i = 0; i < n; ++i)
     EXPECT_NEAR(s.x[i], std::clamp(f[i], 0.0, 1.0), 1e-13);
+}
+
+// A warm start is a guess: rows it names that the QP does not have (a stale list, say) are
+// ignored, and those it names twice count once. (scripts/mutate.py: the range check could go
+// unnoticed.)
+TEST(ActiveSetSolver, IgnoresWarmStartRowsTheQpDoesNotHave) {
+  const int n = 3;
+  Eigen::VectorXd f(n);
+  f << -3, 2, 0.5;
+  QpProblem p = unit_mass_problem(f);
+  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2 * n, n);
+  Eigen::VectorXd c(2 * n);
+  for (int i = 0; i < n; ++i) {
+    g(2 * i, i) = 1;  // x_i ≥ 0
+    c[2 * i] = 0;
+    g(2 * i + 1, i) = -1;  // 1 − x_i ≥ 0
+    c[2 * i + 1] = 1;
+  }
+  p.inequality_jacobian = sparse(g);
+  p.inequality_offset = c;
+  ActiveSetSolver solver;
+  QpSolution s;
+  const QpSummary summary = solver.solve(p, std::vector<int>{-1, 0, 2 * n, 3, 3, 1000}, &s);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(s.x[i], std::clamp(f[i], 0.0, 1.0), 1e-13);
+  std::vector<int> active = s.active_inequalities;
+  std::sort(active.begin(), active.end());
+  EXPECT_EQ(active, (std::vector<int>{0, 3}));
 }
 
 // Two equality rows on four variables with a non-unit mass, no inequality rows.
