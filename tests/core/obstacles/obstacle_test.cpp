@@ -234,6 +234,14 @@ void expect_refused(const Geometry& g, const std::string& reason, const char* wh
   EXPECT_FALSE(g.is_valid()) << what;
 }
 
+// The default geometry with `change` applied.
+template <typename Geometry, typename Change>
+Geometry changed(Change change) {
+  Geometry g;
+  change(g);
+  return g;
+}
+
 TEST(ObstacleGeometry, DefaultsAreValidAndEveryBadFieldIsRefused) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -243,30 +251,18 @@ TEST(ObstacleGeometry, DefaultsAreValidAndEveryBadFieldIsRefused) {
   EXPECT_TRUE(TableGeometry{}.is_valid());
   EXPECT_TRUE(NeedleFieldGeometry{}.is_valid());
 
-  const auto plane = [](auto change) {
-    PlaneGeometry g;
-    change(g);
-    return g;
-  };
+  const auto plane = [](auto change) { return changed<PlaneGeometry>(change); };
   expect_refused(plane([&](auto& g) { g.point_m.x() = nan; }), "plane", "plane point");
   expect_refused(plane([&](auto& g) { g.normal = Eigen::Vector3d::Zero(); }), "plane", "normal 0");
   expect_refused(plane([&](auto& g) { g.normal.z() = inf; }), "plane", "normal inf");
 
-  const auto sphere = [](auto change) {
-    SphereGeometry g;
-    change(g);
-    return g;
-  };
+  const auto sphere = [](auto change) { return changed<SphereGeometry>(change); };
   expect_refused(sphere([&](auto& g) { g.centre_m.y() = inf; }), "sphere", "sphere centre");
   for (double r : {0.0, -1.0, nan, inf}) {
     expect_refused(sphere([&](auto& g) { g.radius_m = r; }), "sphere", "sphere radius");
   }
 
-  const auto cylinder = [](auto change) {
-    CylinderGeometry g;
-    change(g);
-    return g;
-  };
+  const auto cylinder = [](auto change) { return changed<CylinderGeometry>(change); };
   expect_refused(cylinder([&](auto& g) { g.centre_m.z() = nan; }), "axis", "cylinder centre");
   expect_refused(cylinder([&](auto& g) { g.axis = Eigen::Vector3d::Zero(); }), "axis",
                  "cylinder axis 0");
@@ -275,11 +271,7 @@ TEST(ObstacleGeometry, DefaultsAreValidAndEveryBadFieldIsRefused) {
     expect_refused(cylinder([&](auto& g) { g.radius_m = bad; }), "radius", "cylinder radius");
   }
 
-  const auto table = [](auto change) {
-    TableGeometry g;
-    change(g);
-    return g;
-  };
+  const auto table = [](auto change) { return changed<TableGeometry>(change); };
   expect_refused(table([&](auto& g) { g.top_centre_m.x() = inf; }), "top centre", "table centre");
   expect_refused(table([&](auto& g) { g.yaw_rad = nan; }), "yaw", "table yaw");
   for (double bad : {0.0, -1.0, nan, inf}) {
@@ -294,11 +286,7 @@ TEST(ObstacleGeometry, DefaultsAreValidAndEveryBadFieldIsRefused) {
   expect_refused(table([&](auto& g) { g.edge_radius_m = 0.0151; }), "edge radius", "radius big");
   EXPECT_TRUE(table([&](auto& g) { g.edge_radius_m = 0.0; }).is_valid());
 
-  const auto needles = [](auto change) {
-    NeedleFieldGeometry g;
-    change(g);
-    return g;
-  };
+  const auto needles = [](auto change) { return changed<NeedleFieldGeometry>(change); };
   expect_refused(needles([&](auto& g) { g.origin_m.x() = nan; }), "needle", "needle origin");
   for (double bad : {0.0, -20.0, nan, inf}) {
     expect_refused(needles([&](auto& g) { g.c1_per_m = bad; }), "c1", "needle c1");

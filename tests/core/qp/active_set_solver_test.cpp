@@ -167,22 +167,30 @@ TEST(ActiveSetSolver, KeepsTheLastWorkingSetsFactorOnlyWhereItIsTheSame) {
   EXPECT_EQ(changed.kept_working_rows, 0);
 }
 
-TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
-  // Project the point f onto the box [0, 1]ⁿ written as 2n inequality rows; f is far outside.
-  const int n = 6;
-  Eigen::VectorXd f(n);
-  f << -3, 2, 0.5, 7, -0.2, 1.5;
+// Projecting the point f onto the box [0, 1]ⁿ written as 2n inequality rows: x_i ≥ 0 (row 2i)
+// and 1 − x_i ≥ 0 (row 2i + 1).
+QpProblem box_projection(const Eigen::VectorXd& f) {
+  const int n = static_cast<int>(f.size());
   QpProblem p = unit_mass_problem(f);
   Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2 * n, n);
   Eigen::VectorXd c(2 * n);
   for (int i = 0; i < n; ++i) {
-    g(2 * i, i) = 1;  // x_i ≥ 0
+    g(2 * i, i) = 1;
     c[2 * i] = 0;
-    g(2 * i + 1, i) = -1;  // 1 − x_i ≥ 0
+    g(2 * i + 1, i) = -1;
     c[2 * i + 1] = 1;
   }
   p.inequality_jacobian = sparse(g);
   p.inequality_offset = c;
+  return p;
+}
+
+TEST(ActiveSetSolver, StartsFromAnInfeasiblePointWithManyViolatedRows) {
+  // f is far outside the box.
+  const int n = 6;
+  Eigen::VectorXd f(n);
+  f << -3, 2, 0.5, 7, -0.2, 1.5;
+  const QpProblem p = box_projection(f);
   ActiveSetSolver solver;
   QpSolution s;
   ASSERT_TRUE(solver.solve(p, {}, &s).ok());
@@ -197,17 +205,7 @@ TEST(ActiveSetSolver, IgnoresWarmStartRowsTheQpDoesNotHave) {
   const int n = 3;
   Eigen::VectorXd f(n);
   f << -3, 2, 0.5;
-  QpProblem p = unit_mass_problem(f);
-  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2 * n, n);
-  Eigen::VectorXd c(2 * n);
-  for (int i = 0; i < n; ++i) {
-    g(2 * i, i) = 1;  // x_i ≥ 0
-    c[2 * i] = 0;
-    g(2 * i + 1, i) = -1;  // 1 − x_i ≥ 0
-    c[2 * i + 1] = 1;
-  }
-  p.inequality_jacobian = sparse(g);
-  p.inequality_offset = c;
+  const QpProblem p = box_projection(f);
   ActiveSetSolver solver;
   QpSolution s;
   const QpSummary summary = solver.solve(p, std::vector<int>{-1, 0, 2 * n, 3, 3, 1000}, &s);

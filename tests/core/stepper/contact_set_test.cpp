@@ -63,6 +63,16 @@ struct FloorContact {
   // A step from φⁿ over 10 ms, and its rows at φ_j (the friction bounds all the way to μγ‖∇h‖).
   void begin_step() { contacts->begin_step(phi_n, 0.0, 0.01, 0.01); }
   double assemble() { return contacts->assemble(phi_j, 1.0, kCurrent, &problem, &start); }
+  // A step in which the four contacts pushed with impulse γ and no friction in the last QP, and
+  // the rows assembled again: now with a friction pair each, bounds from γ.
+  void assemble_after_pushing(double gamma) {
+    begin_step();
+    assemble();
+    ASSERT_EQ(problem.num_inequalities(), 4);
+    contacts->record(solution(gamma, 0.0, 0.0));
+    assemble();
+    ASSERT_EQ(problem.num_pinned(), 8);
+  }
 
   // A solution with every contact row active at normal impulse `gamma` and the friction rows'
   // multipliers `sigma` (per pair: t1, t2).
@@ -165,13 +175,8 @@ TEST(ContactSet, CornerStartSurvivesTheNormalTurningWithinAStep) {
   obstacles::SphereGeometry sphere;
   sphere.centre_m = Eigen::Vector3d(0.05, 0.05, -1.0);
   FloorContact c(std::make_shared<obstacles::Sphere>(sphere, FloorContact::options()));
-  c.begin_step();
-  c.assemble();
-  ASSERT_EQ(c.problem.num_inequalities(), 4);
   const double gamma = 2e-4;
-  c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.assemble();
-  ASSERT_EQ(c.problem.num_pinned(), 8);
+  ASSERT_NO_FATAL_FAILURE(c.assemble_after_pushing(gamma));
   const double bound = c.problem.pinned_bound_of(0);
   EXPECT_NEAR(bound, 0.5 * gamma, 1e-15);  // signed distance: ‖∇h‖ = 1
 
@@ -383,13 +388,8 @@ TEST(ContactSet, FrictionBoundIsMuGammaTimesTheGradientNorm) {
     ASSERT_NEAR(c.obstacles[0]->value(p, 0.0), 0.0, 1e-12);
     ASSERT_NEAR(c.obstacles[0]->at(0.01).evaluate(p).gradient.norm(), gradient_norm, 1e-9);
   }
-  c.begin_step();
-  c.assemble();
-  ASSERT_EQ(c.problem.num_inequalities(), 4);
   const double gamma = 2e-4;
-  c.contacts->record(c.solution(gamma, 0.0, 0.0));
-  c.assemble();
-  ASSERT_EQ(c.problem.num_pinned(), 8);
+  ASSERT_NO_FATAL_FAILURE(c.assemble_after_pushing(gamma));
   const double bound = 0.5 * gamma * gradient_norm;
   for (int r = 0; r < 8; ++r)
     EXPECT_NEAR(c.problem.pinned_bound_of(r), bound, 1e-15) << r;
