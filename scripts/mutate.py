@@ -104,8 +104,13 @@ def mutants_of(relpath):
     text = (ROOT / relpath).read_text()
     result = []
     in_block_comment = False
+    open_assert = 0  # unclosed parentheses of an assert( that goes on (compiled out in Release)
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
+        if open_assert > 0 or stripped.startswith("assert("):
+            code = code_part(line)
+            open_assert += code.count("(") - code.count(")")
+            continue
         if in_block_comment:
             if "*/" in stripped:
                 in_block_comment = False
@@ -113,7 +118,7 @@ def mutants_of(relpath):
         if stripped.startswith("/*"):
             in_block_comment = "*/" not in stripped
             continue
-        if (not stripped or stripped.startswith(("#", "//", "static_assert", "assert("))
+        if (not stripped or stripped.startswith(("#", "//", "static_assert"))
                 or "operator" in stripped):
             continue
         code = code_part(line)
@@ -136,7 +141,8 @@ def copy_tree(src_root):
     """Makes src_root a copy of the working tree (no build folders, no .git), writing only the
     files that differ so that the scratch build stays incremental from one run to the next."""
     def skipped(relative):
-        return relative.parts and relative.parts[0].startswith(("build", "out", ".git"))
+        top = relative.parts[0] if relative.parts else ""
+        return top.startswith("build") or top in (".git", "out")
 
     wanted = set()
     for path in ROOT.rglob("*"):
