@@ -145,20 +145,28 @@ def copy_tree(src_root):
         return top.startswith("build") or top in (".git", "out")
 
     wanted = set()
-    for path in ROOT.rglob("*"):
-        relative = path.relative_to(ROOT)
-        if skipped(relative) or not path.is_file():
-            continue
-        wanted.add(relative)
-        target = src_root / relative
-        data = path.read_bytes()
-        if not target.is_file() or target.read_bytes() != data:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            shutil.copymode(path, target)
+    for directory, subdirectories, names in os.walk(ROOT):
+        base = Path(directory)
+        if base == ROOT:  # the build folders hold far more files than the tree: not walked
+            subdirectories[:] = [d for d in subdirectories if not skipped(Path(d))]
+        for name in names:
+            path = base / name
+            relative = path.relative_to(ROOT)
+            if skipped(relative) or not path.is_file():
+                continue
+            wanted.add(relative)
+            copy_if_changed(path, src_root / relative)
     for path in list(src_root.rglob("*")):
         if path.is_file() and path.relative_to(src_root) not in wanted:
             path.unlink()
+
+
+def copy_if_changed(path, target):
+    data = path.read_bytes()
+    if not target.is_file() or target.read_bytes() != data:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        shutil.copymode(path, target)
 
 
 def run_suite(binary, jobs, timeout, test_filter):
