@@ -132,8 +132,8 @@ def mutants_of(relpath):
     return result
 
 
-def run(cmd, cwd=None, timeout=None):
-    return subprocess.run(cmd, cwd=cwd, timeout=timeout, stdout=subprocess.PIPE,
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
 
 

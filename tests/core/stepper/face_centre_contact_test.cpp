@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "core/scenario/simulation_run.hpp"
 
@@ -45,24 +46,30 @@ struct Drop {
   bool every_step_converged = true;
 };
 
+Eigen::Vector3d quad_centre(const Eigen::VectorXd& positions, const mesh::Quad& q) {
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  for (int v : q)
+    centre += 0.25 * positions.segment<3>(3 * v);
+  return centre;
+}
+
 Drop drop(bool face_centres) {
   const Scenario s = towel_on_a_rail(face_centres);
   const mesh::QuadMesh& mesh = s.model.mesh;
+  std::vector<mesh::Quad> over_the_rod;  // the middle column of quads
+  for (const mesh::Quad& q : mesh.quads) {
+    if (std::abs(quad_centre(mesh.rest_positions, q).x()) < 1e-9)
+      over_the_rod.push_back(q);
+  }
   Drop d;
   d.run = run_simulation(
       s, [&](const stepper::SimulationState& state, const stepper::StepReport* report) {
         if (report != nullptr && report->status != stepper::StepStatus::kConverged)
           d.every_step_converged = false;
-        for (const mesh::Quad& q : mesh.quads) {
-          Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-          for (int v : q)
-            centre += 0.25 * state.positions.segment<3>(3 * v);
-          const Eigen::Vector3d rest_centre =
-              0.25 * (mesh.rest_position(q[0]) + mesh.rest_position(q[1]) +
-                      mesh.rest_position(q[2]) + mesh.rest_position(q[3]));
-          if (std::abs(rest_centre.x()) < 1e-9)  // the middle column, over the rod
-            d.lowest_rod_value =
-                std::min(d.lowest_rod_value, s.model.obstacles[0]->value(centre, state.time));
+        for (const mesh::Quad& q : over_the_rod) {
+          d.lowest_rod_value =
+              std::min(d.lowest_rod_value,
+                       s.model.obstacles[0]->value(quad_centre(state.positions, q), state.time));
         }
         d.centre_of_mass_z = 0.0;
         for (int i = 0; i < mesh.num_nodes(); ++i)
