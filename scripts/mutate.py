@@ -12,9 +12,15 @@ The source tree is copied to SCRATCH/src and built in SCRATCH/build (Release, te
 benchmarks), so the working tree is never modified and another build can run beside it. Every
 outcome is appended to SCRATCH/report.tsv as it is known: an interrupted run keeps what it did.
 
+--sanitize builds with AddressSanitizer and UndefinedBehaviorSanitizer instead (as
+scripts/sanitize.sh does; default scratch build-mutate-sanitize/): a mutant that reads or writes
+past an array, or overflows, is then killed by the report if a test reaches it, where a Release
+run may survive it by luck. The report names the sanitizer's finding.
+
     scripts/mutate.py core/qp/active_set_solver.cpp                  # every site of one file
     scripts/mutate.py --sample 40 --seed 3 core/stepper/*.cpp        # 40 random sites
     scripts/mutate.py --list core/constraints/inextensibility_constraints.cpp
+    scripts/mutate.py --sanitize --survivors-of build-mutate/report.tsv core/qp/*.cpp
 
 Needs python3 (Debian package python3) besides what scripts/setup.sh installs.
 """
@@ -169,14 +175,34 @@ def copy_if_changed(path, target):
         shutil.copymode(path, target)
 
 
+SANITIZER_OPTIONS = {
+    "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:check_initialization_order=1",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+
+
+def sanitizer_finding(output):
+    """The first sanitizer report in a test's output, e.g. 'AddressSanitizer:
+    heap-buffer-overflow' or 'runtime error: signed integer overflow', or ''."""
+    match = re.search(r"(AddressSanitizer|LeakSanitizer): ([\w-]+)", output)
+    if match:
+        return f"{match.group(1)}: {match.group(2)}"
+    match = re.search(r"runtime error: (.*)", output)
+    if match:
+        return "runtime error: " + match.group(1).strip()[:80]
+    return ""
+
+
 def run_suite(binary, jobs, timeout, test_filter):
     """Runs the GoogleTest binary in `jobs` shards, each stopping at its first failure; stops the
     other shards as soon as one fails. Returns (passed, failed test names or reason)."""
     environment = dict(os.environ, GTEST_TOTAL_SHARDS=str(jobs))
+    for name, value in SANITIZER_OPTIONS.items():
+        environment[name] = value + (":" + os.environ[name] if os.environ.get(name) else "")
     processes = []
     for index in range(jobs):
         shard_env = dict(environment, GTEST_SHARD_INDEX=str(index))
-        command = [str(binary), "--gtest_fail_fast", "--gtest_brief=1"]
+        command = [str(binary), "--gtest_fail_fast"]
         if test_filter:
             command.append(f"--gtest_filter={test_filter}")
         processes.append(subprocess.Popen(command,
@@ -194,7 +220,13 @@ def run_suite(binary, jobs, timeout, test_filter):
             output = process.stdout.read()
             if process.returncode != 0:
                 names = re.findall(r"^\[  FAILED  \] (\S+)", output, re.MULTILINE)
-                failures.append(names[0] if names else f"exit {process.returncode}")
+                finding = sanitizer_finding(output)
+                # A sanitizer stops the process inside the test that started last.
+                running = re.findall(r"^\[ RUN      \] (\S+)", output, re.MULTILINE)
+                if finding:
+                    failures.append(finding + (f" in {running[-1]}" if running else ""))
+                else:
+                    failures.append(names[0] if names else f"exit {process.returncode}")
         if failures or time.monotonic() > deadline:
             if not failures:
                 failures.append(f"timeout after {timeout:.0f} s")
@@ -222,9 +254,12 @@ def main():
     parser.add_argument("--filter", default="",
                         help="GoogleTest filter of the tests to run (default: all of the suite); "
                         "a survivor then says only that these tests miss it")
-    parser.add_argument("--scratch", default=str(ROOT / "build-mutate"),
+    parser.add_argument("--scratch", default="",
                         help="folder for the copied sources, the build and report.tsv "
-                        "(default build-mutate/)")
+                        "(default build-mutate/, with --sanitize build-mutate-sanitize/)")
+    parser.add_argument("--sanitize", action="store_true",
+                        help="build with AddressSanitizer and UndefinedBehaviorSanitizer "
+                        "(RelWithDebInfo): out-of-bounds accesses a test reaches kill the mutant")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="parallel build jobs and test shards (default: the core count)")
     parser.add_argument("--timeout-factor", type=float, default=3.0,
@@ -276,13 +311,16 @@ def main():
         print("mutate: no mutation site in those files", file=sys.stderr)
         return 0
 
-    scratch = Path(args.scratch).resolve()
+    scratch = Path(args.scratch or ROOT / ("build-mutate-sanitize" if args.sanitize
+                                           else "build-mutate")).resolve()
     src, build = scratch / "src", scratch / "build"
     scratch.mkdir(parents=True, exist_ok=True)
     print(f"mutate: copying the sources to {src}", file=sys.stderr)
     copy_tree(src)
     shared = (ROOT.parent / "shared").resolve()
-    configure = run(["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+    build_type = ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCLOTHFIT_SANITIZE=ON"] \
+        if args.sanitize else ["-DCMAKE_BUILD_TYPE=Release", "-DCLOTHFIT_SANITIZE=OFF"]
+    configure = run(["cmake", "-S", str(src), "-B", str(build), *build_type,
                      "-DCLOTHFIT_BUILD_TESTS=ON", "-DCLOTHFIT_BUILD_BENCH=OFF",
                      f"-DCLOTHFIT_SHARED_DIR={shared}"])
     if configure.returncode != 0:
