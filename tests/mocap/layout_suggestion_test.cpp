@@ -101,6 +101,19 @@ TEST(LayoutSuggestion, SheetLyingFlatAndTurnedInThePlane) {
   EXPECT_EQ(suggest_layout(grid_take(g.points, g.names), 3, 4).names, g.expected);
 }
 
+TEST(LayoutSuggestion, SquareGridTurnedInThePlane) {
+  // A full rectangular grid's principal axes are its grid lines, unless its spread is the same
+  // both ways: then they can point anywhere in the plane and the grid directions come from the
+  // nearest-neighbour angles alone. A 5 × 5 grid 10 cm apart, lying turned by several angles.
+  for (const double degrees : {10.0, 25.0, 40.0, -20.0, -35.0}) {
+    const double a = degrees * std::numbers::pi / 180;
+    const Eigen::Vector3d x1(std::cos(a), std::sin(a), 0);
+    const Eigen::Vector3d y1(-std::sin(a), std::cos(a), 0);
+    const Grid g = make_grid(5, 5, Eigen::Vector3d(0.2, -0.1, 0.75), x1, -y1, 0.1, 0.1);
+    EXPECT_EQ(suggest_layout(grid_take(g.points, g.names), 5, 5).names, g.expected) << degrees;
+  }
+}
+
 TEST(LayoutSuggestion, LyingSheetWithItsRowsAlongY) {
   // The 3 × 4 grid lies with its 4-marker rows along y: the transposed reading is used, row 0
   // at the largest x, column 0 at the smallest y.

@@ -205,9 +205,15 @@ TEST(MotiveCsvReaderErrors, NothingToRead) {
 }
 
 TEST(MotiveCsvReaderErrors, NoFrameRateAnywhere) {
-  std::string text = replaced(small_csv(), "Export Frame Rate,100,", "");
-  text = replaced(replaced(replaced(text, "0,0.00", "0,0"), "1,0.01", "1,0"), "2,0.02", "2,0");
-  expect_error(text, 1, 0, "no frame rate");
+  const std::string no_header_rate = replaced(small_csv(), "Export Frame Rate,100,", "");
+  const auto with_times = [&](const char* t1, const char* t2) {
+    return replaced(replaced(replaced(no_header_rate, "0,0.00", "0,0"), "1,0.01", t1), "2,0.02",
+                    t2);
+  };
+  expect_error(with_times("1,0", "2,0"), 1, 0, "no frame rate");
+  // A Time column that gives a rate outside 1e-3 … 1e6 Hz is not taken for one.
+  expect_error(with_times("1,0.0000001", "2,0.0000002"), 1, 0, "no frame rate");  // 1e7 Hz
+  expect_error(with_times("1,2000", "2,4000"), 1, 0, "no frame rate");            // 5e-4 Hz
 }
 
 TEST(MotiveCsvReaderErrors, FilesThatCannotBeOpened) {

@@ -36,6 +36,28 @@ TEST(Stick, FromTwoMarkersWithGapsFilled) {
   EXPECT_THROW(stick_from_markers(take, "grip", "nothing"), MocapInputError);
 }
 
+TEST(Stick, FromARigidBodyOfTwoMarkersButNotOne) {
+  // Two markers named "wand:..." (exported as plain markers) are the least a stick needs; a body
+  // with one gets an error that names it and says how many it has.
+  const Take take = make_take(3, {"wand:Marker1", "wand:Marker2", "lamp:Marker1", "other"},
+                              [](std::size_t f, std::size_t m) {
+                                const double x = 0.1 * static_cast<double>(f);
+                                return std::optional<Eigen::Vector3d>(
+                                    Eigen::Vector3d(x, 0.4 * static_cast<double>(m), 1.0));
+                              });
+  const StickTrack stick = stick_from_rigid_body(take, "wand");
+  EXPECT_EQ(std::set<std::string>({stick.end0_marker, stick.end1_marker}),
+            std::set<std::string>({"wand:Marker1", "wand:Marker2"}));
+  EXPECT_NEAR(stick.mean_length_m, 0.4, 1e-12);
+  try {
+    stick_from_rigid_body(take, "lamp");
+    ADD_FAILURE() << "expected an error";
+  } catch (const MocapInputError& e) {
+    EXPECT_EQ(e.location().field, "rigid body 'lamp'");
+    EXPECT_NE(e.problem().find("the take has 1"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Stick, FromARigidBodyUsesItsFarthestMarkers) {
   const auto path = motive_fixture(testing::kFixture123);
   CLOTHFIT_REQUIRE_FIXTURE(path);

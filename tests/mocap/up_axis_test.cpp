@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <numbers>
+#include <utility>
 
 #include "mocap/euler_angles.hpp"
 #include "mocap/length_unit.hpp"
@@ -43,10 +44,21 @@ TEST(UpAxis, NamesParse) {
 }
 
 TEST(LengthUnit, ParsesMotiveSpellingsAndSymbols) {
-  EXPECT_EQ(parse_length_unit("Meters"), LengthUnit::kMeters);
-  EXPECT_EQ(parse_length_unit("centimetres"), LengthUnit::kCentimeters);
-  EXPECT_EQ(parse_length_unit("mm"), LengthUnit::kMillimeters);
+  // Every unit in Motive's spelling, the British one and its symbol, in any case.
+  const std::pair<const char*, LengthUnit> spellings[] = {{"Meters", LengthUnit::kMeters},
+                                                          {"metres", LengthUnit::kMeters},
+                                                          {"M", LengthUnit::kMeters},
+                                                          {"Centimeters", LengthUnit::kCentimeters},
+                                                          {"centimetres", LengthUnit::kCentimeters},
+                                                          {"cm", LengthUnit::kCentimeters},
+                                                          {"MILLIMETERS", LengthUnit::kMillimeters},
+                                                          {"Millimetres", LengthUnit::kMillimeters},
+                                                          {"mm", LengthUnit::kMillimeters}};
+  for (const auto& [text, unit] : spellings)
+    EXPECT_EQ(parse_length_unit(text), unit) << text;
   EXPECT_FALSE(parse_length_unit("Inches").has_value());
+  EXPECT_FALSE(parse_length_unit("meter").has_value());
+  EXPECT_FALSE(parse_length_unit("").has_value());
   EXPECT_EQ(metres_per_unit(LengthUnit::kMillimeters), 0.001);
   EXPECT_EQ(motive_unit_name(LengthUnit::kCentimeters), "Centimeters");
   EXPECT_EQ(unit_symbol(LengthUnit::kMeters), "m");
