@@ -48,6 +48,11 @@ TEST(MotiveCsvReaderErrors, Format11RowTypedIsNamed) {
                "Format Version 1.1 is not supported");
   expect_error(replaced(small_csv(), "Format Version,1.23", "Format Version,one"), 1, 2,
                "expected a version number");
+  for (const char* version : {"1.", ".23", "1.2x", "-1.23"}) {
+    expect_error(
+        replaced(small_csv(), "Format Version,1.23", std::string("Format Version,") + version), 1,
+        2, "expected a version number such as 1.23, got '" + std::string(version));
+  }
 }
 
 TEST(MotiveCsvReaderErrors, MissingAxisRow) {
@@ -76,6 +81,22 @@ TEST(MotiveCsvReaderErrors, NonNumericCells) {
                8, "Total Exported Frames: expected a whole number");
   expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,fast"), 1, 6,
                "Export Frame Rate: expected a number, got 'fast'");
+  // A data row whose quoted TimeCode cell holds a line break: the bad cell after it is on the
+  // row's second line.
+  expect_error(
+      "Format Version,1.24,Export Frame Rate,100\n\n"
+      ",Type,,Marker,Marker,Marker\n"
+      ",Name,,A,A,A\n"
+      ",,,Position,Position,Position\n"
+      "Frame,Time (Seconds),TimeCode,X,Y,Z\n"
+      "0,0.00,00:00:00:00.0,1,2,3\n"
+      "1,0.01,\"00:00\n:00:00.1\",1.5,abc,3.5\n",
+      9, 5, "expected a number for Position Y of Marker 'A', got 'abc'");
+  // A long cell is quoted by its first 40 characters; control characters show as '?'.
+  const std::string long_cell = "abcdefghij0123456789ABCDEFGHIJ0123456789xyz";
+  expect_error(replaced(small_csv(), "1,0.01,1.5,2.5", "1,0.01,1.5," + long_cell), 9, 4,
+               "got 'abcdefghij0123456789ABCDEFGHIJ0123456789...'");
+  expect_error(replaced(small_csv(), "1,0.01,1.5,2.5", "1,0.01,1.5,a\tb"), 9, 4, "got 'a?b'");
 }
 
 TEST(MotiveCsvReaderErrors, DuplicateColumns) {

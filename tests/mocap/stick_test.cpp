@@ -38,17 +38,20 @@ TEST(Stick, FromTwoMarkersWithGapsFilled) {
 
 TEST(Stick, FromARigidBodyOfTwoMarkersButNotOne) {
   // Two markers named "wand:..." (exported as plain markers) are the least a stick needs; a body
-  // with one gets an error that names it and says how many it has.
-  const Take take = make_take(3, {"wand:Marker1", "wand:Marker2", "lamp:Marker1", "other"},
-                              [](std::size_t f, std::size_t m) {
-                                const double x = 0.1 * static_cast<double>(f);
-                                return std::optional<Eigen::Vector3d>(
-                                    Eigen::Vector3d(x, 0.4 * static_cast<double>(m), 1.0));
-                              });
+  // with one gets an error that names it and says how many it has. The wand's markers are
+  // 0.40, 0.41 and 0.39 m apart in its three frames: its length deviates by up to 0.01 m.
+  const Take take =
+      make_take(3, {"wand:Marker1", "wand:Marker2", "lamp:Marker1", "other"},
+                [](std::size_t f, std::size_t m) {
+                  const double stretch[3] = {0.40, 0.41, 0.39};
+                  return std::optional<Eigen::Vector3d>(Eigen::Vector3d(
+                      0.1 * static_cast<double>(f), stretch[f] * static_cast<double>(m), 1.0));
+                });
   const StickTrack stick = stick_from_rigid_body(take, "wand");
   EXPECT_EQ(std::set<std::string>({stick.end0_marker, stick.end1_marker}),
             std::set<std::string>({"wand:Marker1", "wand:Marker2"}));
   EXPECT_NEAR(stick.mean_length_m, 0.4, 1e-12);
+  EXPECT_NEAR(stick.max_length_deviation_m, 0.01, 1e-12);
   try {
     stick_from_rigid_body(take, "lamp");
     ADD_FAILURE() << "expected an error";
