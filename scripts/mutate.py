@@ -15,7 +15,7 @@ outcome is appended to SCRATCH/report.tsv as it is known: an interrupted run kee
 --sanitize builds with AddressSanitizer and UndefinedBehaviorSanitizer instead (as
 scripts/sanitize.sh does; default scratch build-mutate-sanitize/): a mutant that reads or writes
 past an array, or overflows, is then killed by the report if a test reaches it, where a Release
-run may survive it by luck. The report names the sanitizer's finding.
+run may survive it by luck. The report names the finding and the test that was running.
 
     scripts/mutate.py core/qp/active_set_solver.cpp                  # every site of one file
     scripts/mutate.py --sample 40 --seed 3 core/stepper/*.cpp        # 40 random sites
