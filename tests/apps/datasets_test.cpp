@@ -125,8 +125,23 @@ TEST(Datasets, EveryRecordingLoads) {
   }
 }
 
-// Every scenario parses and builds a fit setup: `clothfit fit` on the first 5 frames of each
-// recording (the scenario copied with "frames" and absolute paths), a 2-point grid, no refinement.
+// `clothfit fit` on the first 5 frames of the bundled scenario `path` (copied into `dir` with
+// "frames", absolute paths and the given truth file), a 2-point grid, no refinement; its
+// results are in dir/<name>/.
+Result short_fit(const std::filesystem::path& path, const std::filesystem::path& dir,
+                 const std::filesystem::path& truth) {
+  const std::string name = path.stem().string();
+  nlohmann::json scenario = read_json(path);
+  scenario["recording"] = (recordings_dir() / (name + ".csv")).string();
+  scenario["truth"] = truth.string();
+  scenario["frames"] = {{"first", 0}, {"count", 5}};
+  const auto short_scenario = dir / (name + ".json");
+  std::ofstream(short_scenario) << scenario.dump();
+  return run("fit " + short_scenario.string() + " --out " + (dir / name).string() +
+             " --grid 2 --refine-iterations 0 --threads 1 --quiet");
+}
+
+// Every scenario parses and builds a fit setup.
 TEST(Datasets, EveryScenarioBuildsAFitSetup) {
   const auto dir = std::filesystem::temp_directory_path() / "clothfit_datasets_test";
   std::filesystem::remove_all(dir);
@@ -134,14 +149,7 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
   for (const auto& path : scenario_files()) {
     const std::string name = path.stem().string();
     SCOPED_TRACE(name);
-    nlohmann::json scenario = read_json(path);
-    scenario["recording"] = (recordings_dir() / (name + ".csv")).string();
-    scenario["truth"] = (recordings_dir() / (name + ".truth.json")).string();
-    scenario["frames"] = {{"first", 0}, {"count", 5}};
-    const auto short_scenario = dir / (name + ".json");
-    std::ofstream(short_scenario) << scenario.dump();
-    const Result r = run("fit " + short_scenario.string() + " --out " + (dir / name).string() +
-                         " --grid 2 --refine-iterations 0 --threads 1 --quiet");
+    const Result r = short_fit(path, dir, recordings_dir() / (name + ".truth.json"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json fit = read_json(dir / name / "fit.json");
     EXPECT_EQ(fit.at("frames").get<int>(), 5);
@@ -168,6 +176,23 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
       EXPECT_GE(p["interval"][1].get<double>(), p["value"].get<double>()) << parameter;
     }
   }
+}
+
+// A truth file that names none of the fitted parameters gives no objective at the truth (it
+// would be the fit's own point, and "the truth within the noise" a foregone conclusion).
+TEST(Datasets, ATruthNamingNoFittedParameterIsNotScored) {
+  const auto dir = std::filesystem::temp_directory_path() / "clothfit_datasets_unnamed_truth";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::vector<std::filesystem::path> scenarios = scenario_files();
+  ASSERT_FALSE(scenarios.empty());
+  const auto truth = dir / "unrelated.truth.json";
+  std::ofstream(truth) << R"({"parameters": {"not_a_parameter": 0.5}})";
+  const Result r = short_fit(scenarios.front(), dir, truth);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json fit = read_json(dir / scenarios.front().stem() / "fit.json");
+  EXPECT_FALSE(fit.contains("objective_at_truth")) << fit.dump();
+  EXPECT_EQ(r.output.find("objective at the truth"), std::string::npos) << r.output;
 }
 
 }  // namespace
