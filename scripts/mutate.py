@@ -175,8 +175,10 @@ def copy_if_changed(path, target):
         shutil.copymode(path, target)
 
 
+# The options scripts/sanitize.sh runs CI's sanitized suites with.
 SANITIZER_OPTIONS = {
-    "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:check_initialization_order=1",
+    "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:check_initialization_order=1:"
+                    "strict_init_order=1",
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
 }
 
@@ -219,13 +221,12 @@ def run_suite(binary, jobs, timeout, test_filter):
             pending.remove(process)
             output = process.stdout.read()
             if process.returncode != 0:
-                names = re.findall(r"^\[  FAILED  \] (\S+)", output, re.MULTILINE)
                 finding = sanitizer_finding(output)
-                # A sanitizer stops the process inside the test that started last.
-                running = re.findall(r"^\[ RUN      \] (\S+)", output, re.MULTILINE)
-                if finding:
+                if finding:  # the sanitizer stopped the process in the test that started last
+                    running = re.findall(r"^\[ RUN      \] (\S+)", output, re.MULTILINE)
                     failures.append(finding + (f" in {running[-1]}" if running else ""))
                 else:
+                    names = re.findall(r"^\[  FAILED  \] (\S+)", output, re.MULTILINE)
                     failures.append(names[0] if names else f"exit {process.returncode}")
         if failures or time.monotonic() > deadline:
             if not failures:
