@@ -125,6 +125,49 @@ TEST(Datasets, EveryRecordingLoads) {
   }
 }
 
+// `clothfit inspect --suggest-layout ROWSxCOLUMNS` on the recordings that start with the sheet
+// lying on the table (all but the hitting ones, whose frame 0 also has the stick's markers): the
+// layout their scenarios name, in JSON and in text. The grid asked for the wrong way round is
+// refused with the size to ask for; a size that is not two whole numbers >= 1 joined by x is bad
+// input.
+TEST(Datasets, InspectSuggestsTheLayoutOfTheScenario) {
+  int checked = 0;
+  for (const auto& path : scenario_files()) {
+    const nlohmann::json scenario = read_json(path);
+    if (scenario.at("experiment") == "hitting")
+      continue;
+    SCOPED_TRACE(path.filename().string());
+    const nlohmann::json& layout = scenario.at("layout");
+    const std::string csv = (recordings_dir() / (path.stem().string() + ".csv")).string();
+    const std::string size = std::to_string(layout.at("rows").get<int>()) + "x" +
+                             std::to_string(layout.at("columns").get<int>());
+    const Result r = run("inspect " + csv + " --suggest-layout " + size + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json suggested = nlohmann::json::parse(r.output).at("suggested_layout");
+    EXPECT_EQ(suggested.at("markers"), layout.at("markers"));
+    ++checked;
+  }
+  ASSERT_GE(checked, 3);
+
+  const std::string csv = (recordings_dir() / "polyester_tablecloth_low.csv").string();
+  const Result text = run("inspect " + csv + " --suggest-layout 5X4");
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("suggested layout (from frame 0"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find(R"(["E1", "E2", "E3", "E4"])"), std::string::npos) << text.output;
+
+  const Result turned = run("inspect " + csv + " --suggest-layout 4x5");
+  EXPECT_EQ(turned.exit_code, 2);
+  EXPECT_NE(turned.output.find("ask for 5x4"), std::string::npos) << turned.output;
+
+  for (const std::string bad : {"4x", "x5", "0x5", "5x0", "5x4x", "' 5x4'", "5x-4", "5", "5y4"}) {
+    const Result r = run("inspect " + csv + " --suggest-layout " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.output.find("--suggest-layout: expected ROWSxCOLUMNS"), std::string::npos)
+        << bad << "\n"
+        << r.output;
+  }
+}
+
 // `clothfit fit` on the first 5 frames of the bundled scenario `path` (copied into `dir` with
 // "frames", absolute paths and the given truth file), a 2-point grid, no refinement; its
 // results are in dir/<name>/.
@@ -157,7 +200,29 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
     // With a truth file the fit also scores the truth (a miss of the search or of the model).
     ASSERT_TRUE(fit.contains("objective_at_truth"));
     EXPECT_GE(fit.at("objective_at_truth").get<double>(), 0.0);
-    EXPECT_NE(r.output.find("objective at the truth"), std::string::npos) << r.output;
+    // The printed table says what fit.json says.
+    double e_cm = -1, s_cm = -1, objective = -1, at_truth = -1, excess_percent = 0;
+    const std::size_t means = r.output.find("mean error e");
+    ASSERT_NE(means, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + means,
+                          "mean error e %lf cm mean spread s %lf cm objective sum(e_n) %lf m",
+                          &e_cm, &s_cm, &objective),
+              3)
+        << r.output;
+    EXPECT_NEAR(e_cm, 100 * fit.at("mean_error_m").get<double>(), 6e-4);
+    EXPECT_NEAR(s_cm, 100 * fit.at("mean_spread_m").get<double>(), 6e-4);
+    EXPECT_NEAR(objective / fit.at("objective").get<double>(), 1.0, 1e-3);
+    const std::size_t truth_line = r.output.find("objective at the truth");
+    ASSERT_NE(truth_line, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + truth_line, "objective at the truth %lf m (%lf %%",
+                          &at_truth, &excess_percent),
+              2)
+        << r.output;
+    EXPECT_NEAR(at_truth / fit.at("objective_at_truth").get<double>(), 1.0, 1e-3);
+    EXPECT_NEAR(
+        excess_percent,
+        100 * (fit.at("objective_at_truth").get<double>() / fit.at("objective").get<double>() - 1),
+        0.051);
     // The optimum's run is repeated in perturbed replicas (fit.noise_replicas, default 6); the
     // intervals are cut at 5 % or at twice their relative spread.
     ASSERT_TRUE(fit.contains("objective_noise"));
