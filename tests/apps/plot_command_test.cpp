@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,6 +76,54 @@ TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
   EXPECT_NE(svg.find("time (s)"), std::string::npos);
 }
 
+// Each run of frames in contact is shaded from half a frame before its first to half a frame
+// after its last: one frame alone is a third as wide as three in a row.
+TEST(PlotCommand, ContactShadingSpansHalfAFrameEachSide) {
+  const auto dir = scratch("frames_bands");
+  const std::string csv = write(dir / "frames.csv",
+                                "frame,time_s,error_m,spread_m,visible_markers,contact\n"
+                                "0,0.00,0.01,0.01,20,0\n1,0.01,0.01,0.01,20,1\n"
+                                "2,0.02,0.01,0.01,20,0\n3,0.03,0.01,0.01,20,1\n"
+                                "4,0.04,0.01,0.01,20,1\n5,0.05,0.01,0.01,20,1\n"
+                                "6,0.06,0.01,0.01,20,0\n");
+  ASSERT_EQ(run("plot " + csv).exit_code, 0);
+  const std::string svg = read(dir / "frames.svg");
+  // The bands (the legend's swatch has a stroke and does not match).
+  const std::regex band(R"re(<rect x="([-0-9.]+)" y="[-0-9.]+" width="([-0-9.]+)" )re"
+                        R"re(height="[-0-9.]+" fill="#fff3b0"/>)re");
+  std::vector<double> left, width;
+  for (auto m = std::sregex_iterator(svg.begin(), svg.end(), band); m != std::sregex_iterator();
+       ++m) {
+    left.push_back(std::stod((*m)[1]));
+    width.push_back(std::stod((*m)[2]));
+  }
+  ASSERT_EQ(width.size(), 2u) << svg;
+  EXPECT_NEAR(width[1] / width[0], 3.0, 0.01);
+  // Frame 1's band starts half a frame after frame 0, frame 3's one and a half frames after 1's
+  // ends: the gap between them is as wide as the first band.
+  EXPECT_NEAR((left[1] - (left[0] + width[0])) / width[0], 1.0, 0.01);
+}
+
+// The optimum marked is the row of the smallest objective (not the first that improves on the
+// first row), and the smallest ē where no row has an objective.
+TEST(PlotCommand, TheOptimumIsTheSmallestObjectiveElseTheSmallestError) {
+  const auto dir = scratch("sweep_optimum");
+  const std::string falling = write(dir / "falling.csv",
+                                    "alpha,objective,mean_error_m,mean_spread_m,status\n"
+                                    "0.1,4.0,0.010,0.01,ok\n0.2,3.0,0.009,0.01,ok\n"
+                                    "0.3,1.0,0.003,0.01,ok\n0.4,2.0,0.002,0.01,ok\n");
+  ASSERT_EQ(run("plot " + falling).exit_code, 0);
+  EXPECT_NE(read(dir / "falling.svg").find(">optimum 0.3</text>"), std::string::npos);
+
+  const std::string errors_only = write(dir / "errors.csv",
+                                        "alpha,objective,mean_error_m,mean_spread_m,status\n"
+                                        "0.1,,0.010,0.01,ok\n0.2,,0.009,0.01,ok\n"
+                                        "0.3,,0.004,0.01,ok\n0.4,,0.006,0.01,ok\n");
+  const Result r = run("plot " + errors_only);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read(dir / "errors.svg").find(">optimum 0.3</text>"), std::string::npos);
+}
+
 TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
   const auto dir = scratch("sweep1");
   const std::string csv = write(dir / "sweep.csv", kSweep1);
@@ -142,6 +191,15 @@ TEST(PlotCommand, TwoParameterSweepGivesAHeatMapWithTheOptimumCircled) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string svg = read(dir / "sweep.svg");
   EXPECT_EQ(count(svg, "stroke=\"#e00000\""), 1);
+  // The circle is on the cell of the smallest objective (α 0.2, δ 2: ē 1 cm, labelled "1").
+  std::smatch circle, cell;
+  const std::regex circle_centre(R"re(<circle cx="([-0-9.]+)" cy="([-0-9.]+)")re");
+  const std::regex cell_label(R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" text-anchor="middle" )re"
+                              R"re(font-size="10" fill="[a-z]+">1</text>)re");
+  ASSERT_TRUE(std::regex_search(svg, circle, circle_centre)) << svg;
+  ASSERT_TRUE(std::regex_search(svg, cell, cell_label)) << svg;
+  EXPECT_NEAR(std::stod(circle[1]), std::stod(cell[1]), 0.011);
+  EXPECT_NEAR(std::stod(circle[2]) + 4, std::stod(cell[2]), 0.011);
   EXPECT_NE(svg.find(">truth</text>"), std::string::npos);
   EXPECT_NE(svg.find(">failed</text>"), std::string::npos);
   EXPECT_NE(svg.find(">a &amp; b</text>"), std::string::npos);
@@ -168,6 +226,24 @@ TEST(PlotCommand, SeveralSweepsMakeOneRowEach) {
   EXPECT_NE(svg.find(">wool</text>"), std::string::npos);
   EXPECT_EQ(count(svg, "stroke=\"#e00000\""), 2);  // each row's minimum
 
+  // The figure grows by a row's height (36 px) with every file beyond the fourth, so that the
+  // rows of a long comparison stay as tall.
+  const auto height_for = [&](int files) {
+    std::string arguments;
+    for (int f = 0; f < files; ++f) {
+      const std::filesystem::path folder = dir / "fabric" / std::to_string(f);
+      arguments.append(" ").append(write(folder / "sweep.csv", kSweep1));
+    }
+    const auto out = dir / ("rows" + std::to_string(files) + ".svg");
+    EXPECT_EQ(run("plot" + arguments + " --out " + out.string()).exit_code, 0);
+    std::smatch m;
+    const std::string text = read(out);
+    return std::regex_search(text, m, std::regex(R"re(<svg [^>]*height="([0-9.]+)")re"))
+               ? std::stod(m[1])
+               : -1.0;
+  };
+  EXPECT_NEAR(height_for(8) - height_for(5), 3 * 36.0, 1e-9);
+
   const std::string other = write(dir / "denim" / "sweep.csv",
                                   "mu.table,objective,mean_error_m,mean_spread_m,status\n"
                                   "0.5,1,0.01,0.01,ok\n");
@@ -190,6 +266,32 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
   EXPECT_NE(number.output.find("n.csv:7:3: error_m: expected a number, found 'oops'"),
             std::string::npos)
       << number.output;
+
+  // Time and contact may not be missing or infinite (error_m and spread_m may: a frame
+  // without markers).
+  frames = kFrames;
+  frames += "5,,0.01,0.01,20,0\n";
+  const Result time = run("plot " + write(dir / "t.csv", frames));
+  EXPECT_EQ(time.exit_code, 2);
+  EXPECT_NE(time.output.find("t.csv:7:2: time_s: expected a number, found ''"), std::string::npos)
+      << time.output;
+  frames = kFrames;
+  frames += "5,inf,0.01,0.01,20,0\n";
+  const Result infinite = run("plot " + write(dir / "i.csv", frames));
+  EXPECT_EQ(infinite.exit_code, 2);
+  EXPECT_NE(infinite.output.find("i.csv:7:2: time_s: expected a finite number, found 'inf'"),
+            std::string::npos)
+      << infinite.output;
+  frames = kFrames;
+  frames += "5,0.05,,nan,0,nan\n";
+  const Result contact_nan = run("plot " + write(dir / "cn.csv", frames));
+  EXPECT_EQ(contact_nan.exit_code, 2);
+  EXPECT_NE(contact_nan.output.find("cn.csv:7:6: contact: expected a number, found 'nan'"),
+            std::string::npos)
+      << contact_nan.output;
+  frames = kFrames;
+  frames += "5,0.05,,nan,0,0\n";
+  EXPECT_EQ(run("plot " + write(dir / "e.csv", frames)).exit_code, 0);
 
   frames = kFrames;
   frames += "5,0.05\n";
