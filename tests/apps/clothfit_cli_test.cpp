@@ -172,6 +172,14 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
       run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=-1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_NE(negative.output.find("--mu"), std::string::npos) << negative.output;
+  for (const char* bad : {"cylinder=", "cylinder", "cylinder=0.2x", "cylinder=nan"}) {
+    const Result r = run("simulate " + scenario + " --out " + out.string() + " --mu " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("--mu: expected NAME=VALUE with VALUE >= 0, found '" +
+                            std::string(bad) + "'"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 // Where contacts slide at a corner of their friction box, the run says so (README "Friction").
@@ -413,6 +421,11 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
     const Result r = simulate(ok + " --duration " + duration);
     EXPECT_EQ(r.exit_code, 2) << duration << ": " << r.output;
     EXPECT_NE(r.output.find("--duration: expected at"), std::string::npos) << r.output;
+  }
+  for (const char* duration : {"0", "-1", "nan"}) {
+    const Result r = simulate(ok + " --duration " + duration);
+    EXPECT_EQ(r.exit_code, 2) << duration << ": " << r.output;
+    EXPECT_NE(r.output.find("--duration: expected a number > 0"), std::string::npos) << r.output;
   }
 }
 
