@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <regex>
@@ -208,6 +209,24 @@ TEST(SvgPlot, LinePlotDrawsSeriesBandsMarkersAndBreaksAtNaN) {
   EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
 }
 
+// Each legend label stands right of its line sample.
+TEST(SvgPlot, LinePlotLegendLabelsFollowTheirSamples) {
+  LinePlot plot;
+  plot.series.push_back(series("e_n", {0, 1}, {1, 2}));
+  plot.series.push_back(series("s_n", {0, 1}, {0.5, 0.5}, true));
+  const std::string svg = render_line_plot(plot);
+  for (const char* label : {"e_n", "s_n"}) {
+    std::smatch m;
+    const std::regex entry(R"re(<line x1="([-0-9.]+)" y1="[-0-9.]+" x2="([-0-9.]+)" )re"
+                           R"re(y2="[-0-9.]+" stroke="[^"]+" stroke-width="2.00"/>\n)re"
+                           R"re(<text x="([-0-9.]+)" y="[-0-9.]+" text-anchor="start">)re" +
+                           std::string(label) + "</text>");
+    ASSERT_TRUE(std::regex_search(svg, m, entry)) << label << "\n" << svg;
+    EXPECT_LT(std::stod(m[1]), std::stod(m[2])) << label;
+    EXPECT_GT(std::stod(m[3]), std::stod(m[2])) << label;
+  }
+}
+
 TEST(SvgPlot, LinePlotRejectsSeriesOfDifferentLengths) {
   LinePlot plot;
   plot.series.push_back(series("bad", {0, 1}, {1}));
@@ -259,6 +278,82 @@ TEST(SvgPlot, HeatMapColoursCellsByValueWithGreyForNaN) {
   EXPECT_EQ(count(svg, "stroke=\"#e00000\""), 1);  // the circled optimum
   EXPECT_NE(svg.find(">truth</text>"), std::string::npos);
   EXPECT_NE(svg.find("ē (cm)"), std::string::npos);
+}
+
+// Where things land: each printed value at the centre of its cell (columns left to right, rows
+// of numbers bottom to top), the circle on the minimum's cell, the truth a cross of two
+// diagonals centred on the truth's cell and within 60 % of it; no truth, no marker.
+TEST(SvgPlot, HeatMapPlacesValuesCirclesAndTheTruthInTheirCells) {
+  HeatMap map = small_map();
+  map.show_values = true;
+  map.circled = {*minimum_cell(map)};  // α 0.2, δ 2: the value 0.5
+  map.truth_x = 0.2;
+  map.truth_y = 2.0;
+  const std::string svg = render_heat_map(map);
+  EXPECT_EQ(structural_problem(svg), "");
+  // The printed values, by label; y is the baseline, 4 px below the cell's centre.
+  const auto centre_of = [&svg](const std::string& label) {
+    std::smatch m;
+    const std::regex value(R"re(<text x="([-0-9.]+)" y="([-0-9.]+)" text-anchor="middle" )re"
+                           R"re(font-size="10" fill="[a-z]+">)re" +
+                           label + "</text>");
+    EXPECT_TRUE(std::regex_search(svg, m, value)) << label;
+    return m.empty() ? std::array<double, 2>{kNaN, kNaN}
+                     : std::array<double, 2>{std::stod(m[1]), std::stod(m[2]) - 4};
+  };
+  const auto v3 = centre_of("3"), v1 = centre_of("1"), v2 = centre_of("2");  // δ = 1
+  const auto v05 = centre_of("0.5"), v4 = centre_of("4");                    // δ = 2
+  const double cw = v1[0] - v3[0], ch = v3[1] - v05[1];
+  EXPECT_GT(cw, 0);
+  EXPECT_GT(ch, 0);  // δ = 2 above δ = 1
+  EXPECT_NEAR(v2[0] - v1[0], cw, 0.02);
+  EXPECT_NEAR(v05[0], v1[0], 0.02);
+  EXPECT_NEAR(v4[0], v2[0], 0.02);
+  EXPECT_NEAR(v1[1], v3[1], 0.02);
+  EXPECT_NEAR(v4[1], v05[1], 0.02);
+  // Cells fill the plot: the first column's centre is half a cell right of the frame's left edge.
+  std::smatch frame;
+  ASSERT_TRUE(
+      std::regex_search(svg, frame,
+                        std::regex(R"re(<rect x="([-0-9.]+)" y="([-0-9.]+)" width="([-0-9.]+)" )re"
+                                   R"re(height="([-0-9.]+)" fill="none" stroke="black"/>)re")));
+  EXPECT_NEAR(v3[0], std::stod(frame[1]) + cw / 2, 0.02);
+  EXPECT_NEAR(std::stod(frame[3]), 3 * cw, 0.05);
+
+  std::smatch circle;
+  ASSERT_TRUE(
+      std::regex_search(svg, circle, std::regex(R"re(<circle cx="([-0-9.]+)" cy="([-0-9.]+)")re")));
+  EXPECT_NEAR(std::stod(circle[1]), v05[0], 0.02);
+  EXPECT_NEAR(std::stod(circle[2]), v05[1], 0.02);
+
+  // The cross: two white lines 2.5 px wide, one along each diagonal, both through the cell's
+  // centre.
+  const std::regex white_line(R"re(<line x1="([-0-9.]+)" y1="([-0-9.]+)" x2="([-0-9.]+)" )re"
+                              R"re(y2="([-0-9.]+)" stroke="white" stroke-width="2.50"/>)re");
+  std::vector<std::array<double, 4>> lines;
+  for (auto m = std::sregex_iterator(svg.begin(), svg.end(), white_line);
+       m != std::sregex_iterator(); ++m)
+    lines.push_back(
+        {std::stod((*m)[1]), std::stod((*m)[2]), std::stod((*m)[3]), std::stod((*m)[4])});
+  ASSERT_EQ(lines.size(), 2u) << svg;
+  double slope_product = 1;
+  for (const auto& l : lines) {
+    EXPECT_NEAR((l[0] + l[2]) / 2, v05[0], 0.02);
+    EXPECT_NEAR((l[1] + l[3]) / 2, v05[1], 0.02);
+    const double dx = l[2] - l[0], dy = l[3] - l[1];
+    EXPECT_GT(std::abs(dx), 4);
+    EXPECT_NEAR(std::abs(dx), std::abs(dy), 0.02);
+    EXPECT_LE(std::abs(dx), 0.6 * std::min(cw, ch) + 0.02);
+    slope_product *= dy / dx;
+  }
+  EXPECT_NEAR(slope_product, -1.0, 1e-3);  // one of each diagonal
+  EXPECT_NE(svg.find(">truth</text>"), std::string::npos);
+
+  map.truth_x.reset();
+  map.truth_y.reset();
+  const std::string without = render_heat_map(map);
+  EXPECT_EQ(without.find("truth"), std::string::npos);
+  EXPECT_EQ(without.find("stroke=\"white\""), std::string::npos);
 }
 
 TEST(SvgPlot, HeatMapWithRowLabelsLikeFigure7) {
