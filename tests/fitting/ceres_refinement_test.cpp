@@ -3,6 +3,7 @@
 // search Ceres uses with bounds must not ask for gradients (2p simulations each) at its trials.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "fitting/ceres_refinement.hpp"
@@ -23,14 +24,20 @@ nlohmann::json short_swing_scenario() {
   return j;
 }
 
+// The short swing recorded at α = 0.2, δ = 0.08, and its objective.
+struct ShortSwing {
+  RecordingScenario scenario = parse_recording_scenario(short_swing_scenario(), "test");
+  SyntheticRecording recording =
+      make_synthetic_recording(scenario, parse_synth_settings(scenario),
+                               parse_truth("alpha=0.2,delta=0.08", scenario.parameters), nullptr);
+  RecordingSetup setup = build_recording_setup(scenario, recording.take);
+  RecordingObjective objective{setup, scenario.parameters};
+};
+
 TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
-  const RecordingScenario scenario = parse_recording_scenario(short_swing_scenario(), "test");
-  const SynthSettings settings = parse_synth_settings(scenario);
-  const std::vector<double> truth = parse_truth("alpha=0.2,delta=0.08", scenario.parameters);
-  const SyntheticRecording recording = make_synthetic_recording(scenario, settings, truth, nullptr);
-  const RecordingSetup setup = build_recording_setup(scenario, recording.take);
-  const RecordingObjective objective(setup, scenario.parameters);
-  ParallelEvaluator evaluator(objective, 2, nullptr);
+  const ShortSwing swing;
+  const RecordingScenario& scenario = swing.scenario;
+  ParallelEvaluator evaluator(swing.objective, 2, nullptr);
   RefinementOptions options;
   options.max_iterations = 6;
   // δ starts at its upper bound: one-sided differences there, the projected line search on.
@@ -38,6 +45,19 @@ TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
       refine_with_ceres(evaluator, scenario.parameters, {0.4, 0.2}, options, nullptr);
   ASSERT_GE(result.successful_steps, 2) << result.termination;  // it moved
   EXPECT_LT(result.objective, evaluator.samples().front().objective);
+
+  // The differences at the start: α central, by 1 % (relative_step) of its interval [0.02, 1];
+  // δ backward from its upper bound, by 1 % of [0.02, 0.2].
+  const auto sampled = [&evaluator](const std::vector<double>& point) {
+    for (const ObjectiveSample& s : evaluator.samples()) {
+      if (std::abs(s.values[0] - point[0]) < 1e-12 && std::abs(s.values[1] - point[1]) < 1e-12)
+        return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(sampled({0.4 + 0.0098, 0.2}));
+  EXPECT_TRUE(sampled({0.4 - 0.0098, 0.2}));
+  EXPECT_TRUE(sampled({0.4, 0.2 - 0.0018}));
 
   std::set<std::vector<double>> points;
   for (const ObjectiveSample& s : evaluator.samples())
@@ -49,6 +69,21 @@ TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
   EXPECT_LE(evaluator.evaluations(), most)
       << "successful " << result.successful_steps << ", unsuccessful " << result.unsuccessful_steps
       << ", line search " << result.line_search_steps;
+}
+
+// No iterations asked for: the start is scored once and given back as it is.
+TEST(CeresRefinement, ZeroIterationsScoreTheStartOnly) {
+  const ShortSwing swing;
+  ParallelEvaluator evaluator(swing.objective, 1, nullptr);
+  RefinementOptions options;
+  options.max_iterations = 0;
+  const RefinementResult result =
+      refine_with_ceres(evaluator, swing.scenario.parameters, {0.3, 0.1}, options, nullptr);
+  EXPECT_EQ(result.termination, "no refinement");
+  EXPECT_EQ(evaluator.evaluations(), 1);
+  EXPECT_EQ(result.values, (std::vector<double>{0.3, 0.1}));
+  EXPECT_EQ(result.objective, evaluator.samples().front().objective);
+  EXPECT_EQ(result.successful_steps, 0);
 }
 
 }  // namespace
