@@ -187,6 +187,10 @@ TEST(HittingMotion, StickIsRigidAndStrikesCrossThePlaneAtTheRequestedSpeeds) {
     // Rests in front of the sheet at the start and end.
     EXPECT_GT(signed_distance(0.0), 0.3);
     EXPECT_GT(signed_distance(o.duration_s), 0.3);
+    // ... and 5–15 cm below its lower edge (the stick's tremor moves it by millimetres).
+    const double below = o.top_centre_m.z() - o.sheet_height_m - m.stick.centre_position(0.0).z();
+    EXPECT_GT(below, 0.04) << seed;
+    EXPECT_LT(below, 0.16) << seed;
     double previous_end = 0.0;
     std::vector<double> speeds;
     for (const Strike& s : m.strikes) {
