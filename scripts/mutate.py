@@ -3,7 +3,8 @@
 
 Each mutant changes one operator at one place of a source file (a comparison made strict or
 loose, a sign flipped, && and || swapped, min and max swapped, ...), is built, and the test
-suite of the file's library runs against it. A mutant that no test notices ("survived") marks
+suite of the file's library runs against it (--suite names others, e.g. the command-line tests
+that reach the file through clothfit). A mutant that no test notices ("survived") marks
 code whose behaviour the tests do not pin down: either a missing test or an equivalent mutant
 (one that cannot change a result, e.g. `<` against `<=` where equality never happens). The
 survivors are for a person to read; the score alone says little.
@@ -21,6 +22,7 @@ run may survive it by luck. The report names the finding and the test that was r
     scripts/mutate.py --sample 40 --seed 3 core/stepper/*.cpp        # 40 random sites
     scripts/mutate.py --list core/constraints/inextensibility_constraints.cpp
     scripts/mutate.py --sanitize --survivors-of build-mutate/report.tsv core/qp/*.cpp
+    scripts/mutate.py --suite fitting_tests,apps_tests --sample 30 fitting/svg_plot.cpp
 
 Needs python3 (Debian package python3) besides what scripts/setup.sh installs.
 """
@@ -251,7 +253,9 @@ def main():
                         help="comma-separated operator kinds to use (default: all: "
                         + ", ".join(sorted({k for k, _, _ in OPERATORS})) + ")")
     parser.add_argument("--suite", default="",
-                        help="GoogleTest target to run (default: the suite of the files' folder)")
+                        help="GoogleTest target(s) to run, comma-separated, in turn until one "
+                        "fails (default: the suite of the files' folder); e.g. "
+                        "fitting_tests,apps_tests also runs the command-line tests")
     parser.add_argument("--filter", default="",
                         help="GoogleTest filter of the tests to run (default: all of the suite); "
                         "a survivor then says only that these tests miss it")
@@ -281,13 +285,13 @@ def main():
     unknown = kinds - {k for k, _, _ in OPERATORS}
     if unknown:
         parser.error(f"--kinds: unknown kind(s) {', '.join(sorted(unknown))}")
-    suite = args.suite
-    if not suite:
+    suites = [s for s in args.suite.split(",") if s]
+    if not suites:
         folders = {SUITE_OF_FOLDER.get(Path(f).parts[0]) for f in files}
         if len(folders) != 1 or None in folders:
             parser.error("the files span several libraries (or none): name the test target "
                          "with --suite")
-        suite = folders.pop()
+        suites = [folders.pop()]
 
     mutants = [m for f in files for m in mutants_of(f) if not kinds or m.kind in kinds]
     if args.survivors_of:
@@ -327,26 +331,38 @@ def main():
     if configure.returncode != 0:
         print(configure.stdout, file=sys.stderr)
         return 1
-    build_cmd = ["cmake", "--build", str(build), "-j", str(args.jobs), "--target", suite]
-    if suite == "apps_tests":
+    build_cmd = ["cmake", "--build", str(build), "-j", str(args.jobs), "--target", *suites]
+    if "apps_tests" in suites:
         build_cmd += ["clothfit"]
-    print(f"mutate: building {suite} unmutated", file=sys.stderr)
+    print(f"mutate: building {', '.join(suites)} unmutated", file=sys.stderr)
     built = run(build_cmd)
     if built.returncode != 0:
         print(built.stdout[-4000:], file=sys.stderr)
         return 1
-    binary = build / "tests" / suite
-    start = time.monotonic()
-    passed, why = run_suite(binary, args.jobs, 24 * 3600, args.filter)
-    baseline = time.monotonic() - start
-    if not passed:
-        print(f"mutate: the unmutated suite fails ({why}); fix that first", file=sys.stderr)
-        return 1
-    timeout = max(30.0, args.timeout_factor * baseline)
-    print(f"mutate: {suite} passes unmutated in {baseline:.0f} s; {len(mutants)} mutants, "
-          f"timeout {timeout:.0f} s each", file=sys.stderr)
+    timeouts = {}  # suite -> seconds
+    for suite in suites:
+        start = time.monotonic()
+        passed, why = run_suite(build / "tests" / suite, args.jobs, 24 * 3600, args.filter)
+        baseline = time.monotonic() - start
+        if not passed:
+            print(f"mutate: the unmutated {suite} fails ({why}); fix that first",
+                  file=sys.stderr)
+            return 1
+        timeouts[suite] = max(30.0, args.timeout_factor * baseline)
+        print(f"mutate: {suite} passes unmutated in {baseline:.0f} s; timeout "
+              f"{timeouts[suite]:.0f} s", file=sys.stderr)
+    print(f"mutate: {len(mutants)} mutants", file=sys.stderr)
 
-    tests = suite + (f" --gtest_filter={args.filter}" if args.filter else "")
+    def run_suites():
+        """Runs the suites in turn until one fails; returns (passed, failed tests or reason)."""
+        for suite in suites:
+            passed, by = run_suite(build / "tests" / suite, args.jobs, timeouts[suite],
+                                   args.filter)
+            if not passed:
+                return False, by
+        return True, ""
+
+    tests = ",".join(suites) + (f" --gtest_filter={args.filter}" if args.filter else "")
     report = scratch / "report.tsv"
     new_report = not report.exists()
     counts = {"killed": 0, "survived": 0, "does not compile": 0}
@@ -366,7 +382,7 @@ def main():
                 if built.returncode != 0:
                     outcome, by = "does not compile", ""
                 else:
-                    passed, by = run_suite(binary, args.jobs, timeout, args.filter)
+                    passed, by = run_suites()
                     outcome = "survived" if passed else "killed"
             finally:
                 target.write_text(original)
