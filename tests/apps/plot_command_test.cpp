@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/run_clothfit.hpp"
@@ -269,26 +270,16 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
 
   // Time and contact may not be missing or infinite (error_m and spread_m may: a frame
   // without markers).
-  frames = kFrames;
-  frames += "5,,0.01,0.01,20,0\n";
-  const Result time = run("plot " + write(dir / "t.csv", frames));
-  EXPECT_EQ(time.exit_code, 2);
-  EXPECT_NE(time.output.find("t.csv:7:2: time_s: expected a number, found ''"), std::string::npos)
-      << time.output;
-  frames = kFrames;
-  frames += "5,inf,0.01,0.01,20,0\n";
-  const Result infinite = run("plot " + write(dir / "i.csv", frames));
-  EXPECT_EQ(infinite.exit_code, 2);
-  EXPECT_NE(infinite.output.find("i.csv:7:2: time_s: expected a finite number, found 'inf'"),
-            std::string::npos)
-      << infinite.output;
-  frames = kFrames;
-  frames += "5,0.05,,nan,0,nan\n";
-  const Result contact_nan = run("plot " + write(dir / "cn.csv", frames));
-  EXPECT_EQ(contact_nan.exit_code, 2);
-  EXPECT_NE(contact_nan.output.find("cn.csv:7:6: contact: expected a number, found 'nan'"),
-            std::string::npos)
-      << contact_nan.output;
+  for (const auto& [file, row, message] :
+       {std::tuple{"t.csv", "5,,0.01,0.01,20,0", "t.csv:7:2: time_s: expected a number, found ''"},
+        std::tuple{"i.csv", "5,inf,0.01,0.01,20,0",
+                   "i.csv:7:2: time_s: expected a finite number, found 'inf'"},
+        std::tuple{"cn.csv", "5,0.05,,nan,0,nan",
+                   "cn.csv:7:6: contact: expected a number, found 'nan'"}}) {
+    const Result r = run("plot " + write(dir / file, kFrames + std::string(row) + "\n"));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
   frames = kFrames;
   frames += "5,0.05,,nan,0,0\n";
   EXPECT_EQ(run("plot " + write(dir / "e.csv", frames)).exit_code, 0);
