@@ -506,6 +506,35 @@ TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   EXPECT_GT(rows, 0);  // the runs made before the signal
 }
 
+// A command missing any one of its required inputs says what it needs (exit 2) before reading
+// anything.
+TEST(ClothfitCli, ACommandMissingAnInputSaysWhatItNeeds) {
+  const std::string fit_needs = "clothfit fit: needs a scenario file and --out DIR";
+  const std::string simulate_needs = "clothfit simulate: needs a scenario file and --out DIR";
+  const std::string sweep_needs = "clothfit sweep: needs a scenario file, --vary and --out DIR";
+  const std::string synth_needs =
+      "clothfit synth: needs a scenario file, --truth and --out TAKE.csv";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"fit s.json", fit_needs},
+      {"fit --out d", fit_needs},
+      {"simulate s.json", simulate_needs},
+      {"simulate --out d", simulate_needs},
+      {"sweep s.json --vary alpha=0.1:0.2:0.1", sweep_needs},
+      {"sweep s.json --out d", sweep_needs},
+      {"sweep --vary alpha=0.1:0.2:0.1 --out d", sweep_needs},
+      {"synth s.json --truth alpha=0.2", synth_needs},
+      {"synth s.json --out t.csv", synth_needs},
+      {"synth --truth alpha=0.2 --out t.csv", synth_needs},
+      {"plot", "clothfit plot: needs a frames.csv or sweep.csv file"},
+      {"table", "clothfit table: needs at least one fit.json file"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const Result r = run(arguments);
+    EXPECT_EQ(r.exit_code, 2) << arguments << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << arguments << ": " << r.output;
+  }
+}
+
 // Whole-number options outside their range are refused, naming the option (they were taken as
 // "not given" and the default used instead).
 TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
