@@ -233,6 +233,15 @@ TEST(Datasets, EveryScenarioBuildsAFitSetup) {
               2.0 * fit["objective_noise"]["relative"].get<double>());
     EXPECT_TRUE(fit.contains("truth_within_noise"));
     EXPECT_NE(r.output.find("objective noise"), std::string::npos) << r.output;
+    // Failed simulations are reported only when there were some.
+    EXPECT_EQ(r.output.find("simulations failed") == std::string::npos,
+              fit.at("failed_evaluations").get<int>() == 0)
+        << r.output;
+    const bool cut_at_noise = fit["interval_tolerance"].get<double>() ==
+                              2.0 * fit["objective_noise"]["relative"].get<double>();
+    EXPECT_EQ(r.output.find("the intervals are cut at twice the noise") != std::string::npos,
+              cut_at_noise)
+        << r.output;
     // Every interval holds its fitted value.
     for (const auto& [parameter, p] : fit.at("parameters").items()) {
       if (!p.contains("interval"))
