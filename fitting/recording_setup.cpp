@@ -146,12 +146,13 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
                           scenario.stick->radius_m, scenario.stick->friction, track.mean_length_m};
   }
 
-  // Initial state: frame 0, a marker missing there taken from the first frame that has it (within
-  // the gap-filling limit: the sheet is taken to be still at the start of a recording).
+  // Initial state: frame 0, a marker missing there taken from the first frame that has it, if that
+  // is at most frame max_gap_frames (a gap of at most max_gap_frames frames, as gap filling
+  // bridges: the sheet is taken to be still at the start of a recording).
   Eigen::MatrixX3d markers(static_cast<Eigen::Index>(cells), 3);
   for (std::size_t c = 0; c < cells; ++c) {
     std::size_t f = 0;
-    while (f < frames && f <= scenario.gap_filling.max_gap_frames &&
+    while (f < frames && f < scenario.gap_filling.max_gap_frames &&
            !take.visible(first + f, take_index[c]))
       ++f;
     if (f >= frames || !take.visible(first + f, take_index[c]))

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/io/input_error.hpp"
@@ -14,7 +16,9 @@ namespace {
 // A 0.2 × 0.2 m sheet with 3 × 3 markers (0.1 m apart), lying flat and still at z = 1 m, held
 // by A1 and A3. With `fold`, the last row of markers lies 5 cm from the middle one instead of
 // 10 cm: the cloth between them is bunched up, as on a table. A time_step > 0 sets the solver's.
-RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0) {
+// With `b2_missing` > 0 the take has 8 frames, B2 is missing from the first b2_missing of them,
+// and gaps of up to 3 frames are filled.
+RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b2_missing = 0) {
   nlohmann::json json = nlohmann::json::parse(R"({
     "recording": "take.csv",
     "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
@@ -24,6 +28,8 @@ RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0) {
   })");
   if (time_step > 0.0)
     json["solver"] = {{"time_step", time_step}};
+  if (b2_missing > 0)
+    json["recording_options"] = {{"max_gap_frames", 3}};
   const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
   std::vector<mocap::MarkerInfo> markers;
   std::vector<double> frame;
@@ -34,9 +40,14 @@ RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0) {
       frame.insert(frame.end(), {0.1 * j, y, 1.0});
     }
   }
-  std::vector<double> positions = frame;
-  positions.insert(positions.end(), frame.begin(), frame.end());
-  const mocap::Take take({}, 100.0, 0, 2, markers, positions);
+  const std::size_t frames = b2_missing > 0 ? 8 : 2;
+  std::vector<double> positions;
+  for (std::size_t f = 0; f < frames; ++f) {
+    positions.insert(positions.end(), frame.begin(), frame.end());
+    if (f < b2_missing)
+      std::fill_n(positions.end() - 3 * 5, 3, std::nan(""));  // B2, the fifth marker
+  }
+  const mocap::Take take({}, 100.0, 0, static_cast<int>(frames), markers, positions);
   return build_recording_setup(scenario, take);
 }
 
@@ -57,6 +68,22 @@ TEST(RecordingSetup, AFoldBetweenMarkersIsMeasuredAndWarnedAbout) {
   EXPECT_NE(warning.find("marker " + setup.initial_marker_offset_name), std::string::npos)
       << warning;
   EXPECT_NE(warning.find("folded or bunched"), std::string::npos) << warning;
+}
+
+// A marker missing at the first frame starts where it is first seen within the gap-filling
+// limit; missing for longer, the setup is refused, naming it.
+TEST(RecordingSetup, AMarkerMissingAtTheStartIsTakenFromItsFirstFrameWithinTheGapLimit) {
+  EXPECT_LT(flat_sheet_setup(false, 0.0, 3).initial_marker_offset_m, 1e-4);
+  try {
+    flat_sheet_setup(false, 0.0, 4);
+    ADD_FAILURE() << "no error for a marker missing from the first 4 frames";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "layout");
+    EXPECT_NE(std::string(e.what()).find(
+                  "marker 'B2' is missing at the first frame and for the next 3 frames"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A time step that divides the frame interval but would make the run's step count overflow (it
