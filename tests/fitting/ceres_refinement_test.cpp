@@ -34,6 +34,15 @@ struct ShortSwing {
   RecordingObjective objective{setup, scenario.parameters};
 };
 
+// Whether the evaluator ran the point (α, δ).
+bool sampled(const ParallelEvaluator& evaluator, const std::vector<double>& point) {
+  for (const ObjectiveSample& s : evaluator.samples()) {
+    if (std::abs(s.values[0] - point[0]) < 1e-12 && std::abs(s.values[1] - point[1]) < 1e-12)
+      return true;
+  }
+  return false;
+}
+
 TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
   const ShortSwing swing;
   const RecordingScenario& scenario = swing.scenario;
@@ -48,16 +57,9 @@ TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
 
   // The differences at the start: α central, by 1 % (relative_step) of its interval [0.02, 1];
   // δ backward from its upper bound, by 1 % of [0.02, 0.2].
-  const auto sampled = [&evaluator](const std::vector<double>& point) {
-    for (const ObjectiveSample& s : evaluator.samples()) {
-      if (std::abs(s.values[0] - point[0]) < 1e-12 && std::abs(s.values[1] - point[1]) < 1e-12)
-        return true;
-    }
-    return false;
-  };
-  EXPECT_TRUE(sampled({0.4 + 0.0098, 0.2}));
-  EXPECT_TRUE(sampled({0.4 - 0.0098, 0.2}));
-  EXPECT_TRUE(sampled({0.4, 0.2 - 0.0018}));
+  EXPECT_TRUE(sampled(evaluator, {0.4 + 0.0098, 0.2}));
+  EXPECT_TRUE(sampled(evaluator, {0.4 - 0.0098, 0.2}));
+  EXPECT_TRUE(sampled(evaluator, {0.4, 0.2 - 0.0018}));
 
   std::set<std::vector<double>> points;
   for (const ObjectiveSample& s : evaluator.samples())
@@ -69,6 +71,22 @@ TEST(CeresRefinement, RunsEachPointOnceAndItsLineSearchNeedsNoGradients) {
   EXPECT_LE(evaluator.evaluations(), most)
       << "successful " << result.successful_steps << ", unsuccessful " << result.unsuccessful_steps
       << ", line search " << result.line_search_steps;
+}
+
+// From a corner of the bounds the differences stay inside them: forward from α's lower bound,
+// backward from δ's upper one.
+TEST(CeresRefinement, DifferencesAtTheBoundsStayInside) {
+  const ShortSwing swing;
+  ParallelEvaluator evaluator(swing.objective, 2, nullptr);
+  RefinementOptions options;
+  options.max_iterations = 1;
+  refine_with_ceres(evaluator, swing.scenario.parameters, {0.02, 0.2}, options, nullptr);
+  EXPECT_TRUE(sampled(evaluator, {0.02 + 0.0098, 0.2}));
+  EXPECT_TRUE(sampled(evaluator, {0.02, 0.2 - 0.0018}));
+  for (const ObjectiveSample& s : evaluator.samples()) {
+    EXPECT_GE(s.values[0], 0.02);
+    EXPECT_LE(s.values[1], 0.2);
+  }
 }
 
 // No iterations asked for: the start is scored once and given back as it is.
