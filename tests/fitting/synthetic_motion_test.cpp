@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace clothfit::fitting {
 namespace {
@@ -224,6 +227,50 @@ TEST(HittingMotion, StickIsRigidAndStrikesCrossThePlaneAtTheRequestedSpeeds) {
       EXPECT_LT((m.corner0.position(t) - m.corner0.position(0.0)).norm(), 0.02);
       EXPECT_LT((m.corner1.position(t) - m.corner0.position(t)).norm(), o.sheet_width_m);
     }
+  }
+}
+
+// Each option is checked at its limits: just inside is accepted, just outside refused (the
+// tremor's with the hands').
+TEST(HittingMotion, OptionsAreCheckedAtTheirLimits) {
+  using Change = std::function<void(HittingMotionOptions&)>;
+  const std::vector<std::pair<Change, bool>> cases = {
+      {[](HittingMotionOptions& o) { o.strike_count = 1; }, true},
+      {[](HittingMotionOptions& o) { o.strike_count = 0; }, false},
+      {[](HittingMotionOptions& o) { o.duration_s = 12.0; }, true},  // 2 s + 2.5 s × 4
+      {[](HittingMotionOptions& o) { o.duration_s = 11.99; }, false},
+      {[](HittingMotionOptions& o) { o.duration_s = std::nan(""); }, false},
+      {[](HittingMotionOptions& o) { o.top_centre_m.x() = INFINITY; }, false},
+      {[](HittingMotionOptions& o) { o.width_direction = Eigen::Vector3d(1, 0, 0.1).normalized(); },
+       false},
+      {[](HittingMotionOptions& o) { o.width_direction = Eigen::Vector3d(2, 0, 0); }, false},
+      {[](HittingMotionOptions& o) { o.sheet_width_m = 0.05, o.corner_spacing_m = 0.03; }, false},
+      {[](HittingMotionOptions& o) { o.sheet_width_m = 0.051, o.corner_spacing_m = 0.03; }, true},
+      {[](HittingMotionOptions& o) { o.sheet_height_m = 0.05; }, false},
+      {[](HittingMotionOptions& o) { o.corner_spacing_m = o.sheet_width_m - 0.01; }, true},
+      {[](HittingMotionOptions& o) { o.corner_spacing_m = o.sheet_width_m - 0.005; }, false},
+      {[](HittingMotionOptions& o) { o.corner_spacing_m = 0.0; }, false},
+      {[](HittingMotionOptions& o) { o.stick_length_m = 0.0; }, false},
+      {[](HittingMotionOptions& o) { o.min_strike_speed_m_s = 0.5; }, true},
+      {[](HittingMotionOptions& o) { o.min_strike_speed_m_s = 0.49; }, false},
+      {[](HittingMotionOptions& o) { o.max_strike_speed_m_s = o.min_strike_speed_m_s; }, true},
+      {[](HittingMotionOptions& o) { o.max_strike_speed_m_s = 0.99; }, false},  // min 1
+      {[](HittingMotionOptions& o) { o.max_strike_speed_m_s = INFINITY; }, false},
+      {[](HittingMotionOptions& o) { o.tremor.components = 1; }, true},
+      {[](HittingMotionOptions& o) { o.tremor.components = 0; }, false},
+      {[](HittingMotionOptions& o) { o.tremor.rms_m = 0.0; }, true},
+      {[](HittingMotionOptions& o) { o.tremor.rms_m = -1e-4; }, false},
+      {[](HittingMotionOptions& o) { o.tremor.min_frequency_hz = 0.0; }, false},
+      {[](HittingMotionOptions& o) { o.tremor.max_frequency_hz = o.tremor.min_frequency_hz; },
+       false},
+  };
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    HittingMotionOptions o;
+    cases[k].first(o);
+    if (cases[k].second)
+      EXPECT_NO_THROW(make_hitting_motion(o)) << "case " << k;
+    else
+      EXPECT_THROW(make_hitting_motion(o), std::invalid_argument) << "case " << k;
   }
 }
 
