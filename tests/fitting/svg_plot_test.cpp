@@ -79,6 +79,23 @@ std::string structural_problem(const std::string& doc) {
   return "";
 }
 
+// Text anchored outside the document ("" when every <text> is inside it): what would not show.
+std::string text_outside(const std::string& doc) {
+  std::smatch size;
+  if (!std::regex_search(doc, size,
+                         std::regex(R"re(<svg [^>]*width="([0-9.]+)" height="([0-9.]+)")re")))
+    return "no document size";
+  const double width = std::stod(size[1]), height = std::stod(size[2]);
+  const std::regex text(R"re(<text x="([-0-9.]+)" y="([-0-9.]+)"[^>]*>([^<]*)</text>)re");
+  for (auto m = std::sregex_iterator(doc.begin(), doc.end(), text); m != std::sregex_iterator();
+       ++m) {
+    const double x = std::stod((*m)[1]), y = std::stod((*m)[2]);
+    if (x < 0 || x > width || y < 0 || y > height)
+      return (*m)[3].str() + " at (" + (*m)[1].str() + ", " + (*m)[2].str() + ")";
+  }
+  return "";
+}
+
 LineSeries series(std::string label, std::vector<double> x, std::vector<double> y,
                   bool dashed = false) {
   LineSeries s;
@@ -191,12 +208,15 @@ TEST(SvgPlot, LinePlotDrawsSeriesBandsMarkersAndBreaksAtNaN) {
   plot.series.push_back(series("s_n", {0, 4}, {0.5, 0.5}, true));
   plot.shaded = {{1.0, 2.0}, {3.0, 3.5}};
   plot.shaded_label = "contact";
+  plot.title = "Error per frame";
   VerticalMarker optimum;
   optimum.x = 2.5;
   optimum.label = "optimum";
   plot.markers.push_back(optimum);
   const std::string svg = render_line_plot(plot);
   EXPECT_EQ(structural_problem(svg), "");
+  EXPECT_EQ(text_outside(svg), "");
+  EXPECT_NE(svg.find(">Error per frame</text>"), std::string::npos);
   EXPECT_EQ(count(svg, "<path "), 2);
   // The NaN splits the first series into two sub-paths.
   const std::size_t first_path = svg.find("<path d=\"");
@@ -269,6 +289,7 @@ TEST(SvgPlot, HeatMapColoursCellsByValueWithGreyForNaN) {
   map.truth_y = 1.5;
   const std::string svg = render_heat_map(map);
   EXPECT_EQ(structural_problem(svg), "");
+  EXPECT_EQ(text_outside(svg), "");
   // The smallest value (0.5) gets the start of the scale, the largest (4.0) the end.
   EXPECT_NE(svg.find("fill=\"#440154\""), std::string::npos);
   EXPECT_NE(svg.find("fill=\"#fde725\""), std::string::npos);
