@@ -47,7 +47,7 @@ RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b
     if (f < b2_missing)
       std::fill_n(positions.end() - 3 * 5, 3, std::nan(""));  // B2, the fifth marker
   }
-  const mocap::Take take({}, 100.0, 0, static_cast<int>(frames), markers, positions);
+  const mocap::Take take({}, 100.0, 0, frames, markers, positions);
   return build_recording_setup(scenario, take);
 }
 
