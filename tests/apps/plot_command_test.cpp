@@ -100,8 +100,8 @@ TEST(PlotCommand, ContactShadingSpansHalfAFrameEachSide) {
   }
   ASSERT_EQ(width.size(), 2u) << svg;
   EXPECT_NEAR(width[1] / width[0], 3.0, 0.01);
-  // Frame 1's band starts half a frame after frame 0, frame 3's one and a half frames after 1's
-  // ends: the gap between them is as wide as the first band.
+  // Frame 1's band ends half a frame after frame 1 and frame 3's starts half a frame before
+  // frame 3: the gap between them is one frame, as wide as the first band.
   EXPECT_NEAR((left[1] - (left[0] + width[0])) / width[0], 1.0, 0.01);
 }
 
