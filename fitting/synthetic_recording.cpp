@@ -12,6 +12,7 @@
 #include "core/mesh/quad_mesh.hpp"
 #include "core/scenario/scenario.hpp"
 #include "core/stepper/time_stepper.hpp"
+#include "fitting/contact_proximity.hpp"
 #include "fitting/marker_corruption.hpp"
 #include "fitting/parameter_sweep.hpp"
 #include "fitting/synthetic_motion.hpp"
@@ -293,31 +294,23 @@ SyntheticRecording make_synthetic_recording(const RecordingScenario& scenario,
   const long settle_steps = std::lround(settle / dt);
   const auto start = Clock::now();
   long unconverged = 0, iterations = 0;
-  // A marker is "near a contact" (occlusion bursts are likelier there) within 1 cm of an
-  // obstacle or 5 cm of the stick's axis.
+  // A marker near a contact (contact_proximity.hpp) is likelier to be occluded; the stick's own
+  // markers are while it is near the sheet.
   auto sample = [&](std::size_t frame) {
-    Eigen::Vector3d a = Eigen::Vector3d::Zero(), b = Eigen::Vector3d::Zero();
     if (model.stick) {
-      a = model.stick->end0.position(state.time);
-      b = model.stick->end1.position(state.time);
-      Eigen::Vector3d::Map(clean.data() + 3 * (frame * m + cloth_markers)) = a;
-      Eigen::Vector3d::Map(clean.data() + 3 * (frame * m + cloth_markers + 1)) = b;
+      Eigen::Vector3d::Map(clean.data() + 3 * (frame * m + cloth_markers)) =
+          model.stick->end0.position(state.time);
+      Eigen::Vector3d::Map(clean.data() + 3 * (frame * m + cloth_markers + 1)) =
+          model.stick->end1.position(state.time);
     }
     for (std::size_t c = 0; c < cloth_markers; ++c) {
       const Eigen::Vector3d p = state.positions.segment<3>(3 * marker_nodes[c]);
       Eigen::Vector3d::Map(clean.data() + 3 * (frame * m + c)) = p;
-      for (const auto& obstacle : model.obstacles) {
-        if (obstacle->value(p, state.time) < 0.01)
-          near_contact[frame * m + c] = 1;
-      }
-      if (model.stick) {
-        const Eigen::Vector3d ab = b - a;
-        const double s = std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
-        if ((p - (a + s * ab)).norm() < model.stick->radius + 0.05) {
-          near_contact[frame * m + c] = 1;
-          near_contact[frame * m + cloth_markers] = near_contact[frame * m + cloth_markers + 1] = 1;
-        }
-      }
+      const ContactProximity near = contact_proximity(model, p, state.time);
+      if (near.obstacle || near.stick)
+        near_contact[frame * m + c] = 1;
+      if (near.stick)
+        near_contact[frame * m + cloth_markers] = near_contact[frame * m + cloth_markers + 1] = 1;
     }
   };
   for (long n = 1; n <= steps; ++n) {
