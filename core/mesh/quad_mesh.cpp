@@ -25,7 +25,11 @@ double quad_area(const Eigen::VectorXd& x, const Quad& q) {
 
 void finalize(QuadMesh& mesh, const std::string& source) {
   const int n = mesh.num_nodes();
-  if (mesh.rest_positions.size() % 3 != 0 || n == 0)
+  if (mesh.rest_positions.size() % 3 != 0) {
+    fail(source, "mesh has " + std::to_string(mesh.rest_positions.size()) +
+                     " position values, not three per node");
+  }
+  if (n == 0)
     fail(source, "mesh has no nodes");
   if (mesh.quads.empty())
     fail(source, "mesh has no quads");

@@ -133,6 +133,11 @@ TEST(QuadMeshValidation, EachKindOfInvalidMeshIsNamedWithItsQuad) {
   mesh = strip();
   mesh.quads.clear();
   EXPECT_EQ(finalize_problem(mesh), "mesh has no quads");
+  mesh = QuadMesh{};
+  EXPECT_EQ(finalize_problem(mesh), "mesh has no nodes");
+  mesh = strip();
+  mesh.rest_positions.conservativeResize(mesh.rest_positions.size() - 1);
+  EXPECT_EQ(finalize_problem(mesh), "mesh has 17 position values, not three per node");
 }
 
 }  // namespace
