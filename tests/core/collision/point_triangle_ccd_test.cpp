@@ -123,6 +123,21 @@ TEST(PointTriangleCcd, FromBelowTheNormalPointsDown) {
   expect_valid_result(m, *r, 0.0);
 }
 
+// Every other hand-made case has a vertex at the origin, where (b − a) × (c − a) and
+// (b − a) × (c + a) agree: here the triangle is tilted and away from it.
+TEST(PointTriangleCcd, ATiltedTriangleAwayFromTheOriginGivesItsOwnNormal) {
+  const Vector3d a(0.5, -0.3, 0.2), b = a + Vector3d(1, 0, 0.5), c = a + Vector3d(0, 1, 0.5);
+  const Vector3d normal = Vector3d(-0.5, -0.5, 1).normalized();  // (b − a) × (c − a)
+  const Vector3d q = 0.6 * a + 0.2 * b + 0.2 * c;
+  const Motion m{q + 0.1 * normal, a, b, c, q - 0.3 * normal, a, b, c};
+  const auto r = m.ccd(exact_options());
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->time, 0.25, kTimeTolerance);
+  EXPECT_TRUE(r->weights.isApprox(Vector3d(0.6, 0.2, 0.2), 1e-9));
+  EXPECT_TRUE(r->normal.isApprox(normal, 1e-9)) << r->normal.transpose();
+  expect_valid_result(m, *r, 0.0);
+}
+
 TEST(PointTriangleCcd, ProximityDetectsAtDistanceTau) {
   const Motion m = static_unit_triangle(Vector3d(0.2, 0.2, 1.0), Vector3d(0.2, 0.2, -1.0));
   const CcdOptions options = proximity_options(0.1);
