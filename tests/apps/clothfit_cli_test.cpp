@@ -342,6 +342,11 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
     return R"({"cloth": {"mesh": {"type": "grid", )" + mesh_fields +
            R"(}, "density": 0.1}, "time": {"duration": 1}})";
   };
+  // A 3 × 3 grid (nodes 0..8) held by `nodes`.
+  const auto held_nodes = [&](const std::string& nodes) {
+    return R"({"held": [{"nodes": )" + nodes + "}], " +
+           grid_scenario(R"("width": 1, "height": 1, "nodes_x": 3, "nodes_y": 3)").substr(1);
+  };
   struct Case {
     const char* file;
     std::string text;
@@ -366,6 +371,11 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
       // A sheet reaching 1e7 m from the origin, where a double cannot resolve the tolerances.
       {"far.json", grid_scenario(R"("width": 1e7, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "cloth.mesh: expected the sheet within 1e+06 m of the origin"},
+      // Held nodes by index: one past the last and one before the first.
+      {"held_past.json", held_nodes("[0, 9]"),
+       "held[0].nodes[1]: node index 9 is out of range 0..8"},
+      {"held_negative.json", held_nodes("[-1]"),
+       "held[0].nodes[0]: node index -1 is out of range 0..8"},
       {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},
       // nlohmann::json reports a number beyond a double's range as out_of_range, unplaced.
       {"overflow.json", "{\"time\": {\n  \"duration\": 1e400}}",
