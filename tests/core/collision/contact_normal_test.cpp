@@ -64,6 +64,19 @@ TEST(ContactNormal, StartInContactOpposesTheMotion) {
   EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, -1), 1e-12));
 }
 
+// Within the tolerance of contact but not at it: the motion is sep_t1 − sep_t0, not sep_t1.
+TEST(ContactNormal, StartWithinTheToleranceOpposesTheMotionFromThere) {
+  ContactGeometry g = base();
+  g.tolerance = 1e-3;
+  g.plane_normal = Vector3d(0, 0, 1);
+  g.separation_t0 = Vector3d(0, 0, 5e-4);
+  g.separation_t1 = Vector3d(0, 0, 2e-4);  // still above, but moving to −z
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, 1), 1e-12));
+  g.separation_t0 = Vector3d(0, 0, -5e-4);
+  g.separation_t1 = Vector3d(0, 0, -2e-4);  // still below, but moving to +z
+  EXPECT_TRUE(contact_normal(g).isApprox(Vector3d(0, 0, -1), 1e-12));
+}
+
 TEST(ContactNormal, ParallelEdgesFallBackToTheStartSeparationPerpendicularToTheAxis) {
   ContactGeometry g = base();
   g.axis = Vector3d(1, 0, 0);
