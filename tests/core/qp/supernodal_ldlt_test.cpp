@@ -6,6 +6,7 @@
 #include <Eigen/SparseCholesky>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace clothfit::qp {
@@ -239,6 +240,73 @@ TEST(SupernodalLdlt, GivenOrderingAndAmalgamationSettingsGiveTheSameSolution) {
   separate.analyze(lower);
   EXPECT_LT(merged.num_supernodes(), separate.num_supernodes());
   EXPECT_GE(merged.factor_nonzeros(), separate.factor_nonzeros());
+}
+
+// Multiply–adds of a column-by-column LDLᵀ on the filled pattern of `lower` in its natural
+// order: entry (i, j) of L, i ≥ j, takes one for every earlier column p with L(i, p) and L(j, p)
+// nonzero.
+double counted_multiply_adds(const SparseMatrix& lower) {
+  const int n = static_cast<int>(lower.rows());
+  std::vector<std::vector<char>> filled(n, std::vector<char>(n, 0));
+  for (int c = 0; c < n; ++c) {
+    for (SparseMatrix::InnerIterator it(lower, c); it; ++it)
+      filled[it.row()][c] = 1;
+  }
+  for (int j = 0; j < n; ++j) {  // symbolic elimination: L(i, j) L(k, j) fills L(i, k)
+    for (int i = j + 1; i < n; ++i) {
+      if (!filled[i][j])
+        continue;
+      for (int k = j + 1; k <= i; ++k)
+        filled[i][k] |= filled[k][j];
+    }
+  }
+  double total = 0.0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = j; i < n; ++i) {
+      if (!filled[i][j])
+        continue;
+      for (int p = 0; p < j; ++p)
+        total += filled[i][p] && filled[j][p] ? 1.0 : 0.0;
+    }
+  }
+  return total;
+}
+
+TEST(SupernodalLdlt, MultiplyAddsOfAFactorisationMatchACountOverTheFilledPattern) {
+  // A dense matrix (one supernode, (n³ − n)/6 multiply–adds) and an arrow matrix: `blocks` dense
+  // diagonal blocks coupled only through a dense border of `border` rows, eliminated in their
+  // natural order without amalgamation, so that every supernode but the last has rows below it.
+  SupernodalLdltOptions no_merging;
+  no_merging.always_merge_columns = 0;
+  no_merging.max_zero_fraction = 0.0;
+  const auto arrow = [](int blocks, int size, int border) {
+    const int n = blocks * size + border;
+    std::vector<Eigen::Triplet<double>> triplets;
+    for (int r = 0; r < n; ++r) {
+      for (int c = 0; c <= r; ++c) {
+        const bool same_block = r < blocks * size && r / size == c / size;
+        if (r == c || same_block || r >= blocks * size)
+          triplets.emplace_back(r, c, r == c ? 2.0 * n : 1.0 / (1 + r + c));
+      }
+    }
+    SparseMatrix lower(n, n);
+    lower.setFromTriplets(triplets.begin(), triplets.end());
+    lower.makeCompressed();
+    return lower;
+  };
+  for (const auto& [blocks, size, border, supernodes] :
+       {std::tuple{1, 60, 0, 1}, std::tuple{4, 20, 10, 4}, std::tuple{6, 12, 30, 6}}) {
+    const SparseMatrix lower = arrow(blocks, size, border);
+    std::vector<int> natural(lower.rows());
+    std::iota(natural.begin(), natural.end(), 0);
+    SupernodalLdlt ldlt(no_merging);
+    ldlt.analyze(lower, natural);
+    ASSERT_TRUE(ldlt.factorize(lower));
+    // The last block has the border as parent and joins it.
+    EXPECT_EQ(ldlt.num_supernodes(), supernodes) << blocks << " blocks";
+    const double counted = counted_multiply_adds(lower);
+    EXPECT_NEAR(ldlt.factor_multiply_adds(), counted, 0.03 * counted) << blocks << " blocks";
+  }
 }
 
 TEST(SupernodalLdlt, DiagonalAndEmptyMatrices) {
