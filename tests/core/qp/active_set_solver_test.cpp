@@ -167,6 +167,40 @@ TEST(ActiveSetSolver, KeepsTheLastWorkingSetsFactorOnlyWhereItIsTheSame) {
   EXPECT_EQ(changed.kept_working_rows, 0);
 }
 
+TEST(ActiveSetSolver, RowsThatTradedColumnsAreNotTheSameRows) {
+  // Two rows with the same value at different columns, x0 ≥ 1 and x1 ≥ 2, both active at the
+  // projection of 0; then the same rows with their columns traded, x1 ≥ 1 and x0 ≥ 2. Both rows'
+  // responses are cached and their values are those of the kept rows: only the columns tell
+  // them apart, and a factor kept from the first QP would put x at (1, 2) again.
+  QpProblem first = unit_mass_problem(Eigen::VectorXd::Zero(3));
+  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2, 3);
+  g(0, 0) = 1.0;
+  g(1, 1) = 1.0;
+  first.inequality_jacobian = sparse(g);
+  first.inequality_offset = Eigen::Vector2d(-1.0, -2.0);
+  ActiveSetSolver solver;
+  QpSolution s;
+  ASSERT_TRUE(solver.solve(first, {}, &s).ok());
+  std::vector<int> active = s.active_inequalities;  // in the order they entered
+  std::sort(active.begin(), active.end());
+  ASSERT_EQ(active, (std::vector<int>{0, 1}));
+  EXPECT_NEAR(s.x[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.x[1], 2.0, 1e-12);
+
+  QpProblem traded = first;
+  traded.matrices_unchanged = true;
+  g.setZero();
+  g(0, 1) = 1.0;
+  g(1, 0) = 1.0;
+  traded.inequality_jacobian = sparse(g);
+  const QpSummary summary = solver.solve(traded, s.active_inequalities, &s);
+  ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_EQ(summary.kept_working_rows, 0);
+  EXPECT_NEAR(s.x[0], 2.0, 1e-12);
+  EXPECT_NEAR(s.x[1], 1.0, 1e-12);
+  EXPECT_NEAR(s.x[2], 0.0, 1e-12);
+}
+
 // Projecting the point f onto the box [0, 1]ⁿ written as 2n inequality rows: x_i ≥ 0 (row 2i)
 // and 1 − x_i ≥ 0 (row 2i + 1).
 QpProblem box_projection(const Eigen::VectorXd& f) {
