@@ -167,6 +167,10 @@ TEST(CollisionSet, AStickPokingEndFirstIntoAFaceGetsARowForItsEnd) {
   set.begin_step(phi, 0.0, kDt, kProximity);
   EXPECT_EQ(set.detect(phi), 1);
   ASSERT_EQ(set.size(), 1);
+  // The stick's pairs count among the step's candidates: the pierced face and a few more, not
+  // all pairs (its two ends against the sheet's 8 faces alone would be 16).
+  EXPECT_GE(set.candidates(), 1);
+  EXPECT_LT(set.candidates(), 16);
   // The row keeps the face τ0 above the end's position at the end of the step: H = z − 0.52 − τ0
   // on the flat sheet at height z, over the triangle's three corners.
   const AssembledRows at_start = assemble_at(set, phi);
