@@ -113,6 +113,26 @@ TEST(IterationRecord, StickHitRecordsActiveRowsAndTheGaussNewtonFallback) {
   EXPECT_GT(with_rows, 0);
   EXPECT_GE(with_contact_value, with_rows);  // a QP with active rows had rows to measure
   EXPECT_GT(fallbacks, 0);
+
+  // The fallback comes where TimeStepper's rule puts it: from newton_fallback_after iterations
+  // on, once θ has exceeded 0.99 in three iterations in a row, or else at twice that many.
+  const int after = example("stick_hit.json").model.options.newton_fallback_after;
+  ASSERT_GT(after, 0);
+  int by_stagnation = 0;
+  for (std::size_t n = 0; n < o.records.size(); ++n) {
+    const std::vector<IterationRecord>& records = o.records[n];
+    int expected = -1, stagnant = 0, first_gauss_newton = -1;
+    for (const IterationRecord& r : records) {
+      stagnant = r.theta > 0.99 ? stagnant + 1 : 0;
+      if (expected < 0 && r.iteration >= after && (stagnant >= 3 || r.iteration >= 2 * after))
+        expected = r.iteration;
+      if (first_gauss_newton < 0 && r.model == ProjectionModel::kGaussNewton)
+        first_gauss_newton = r.iteration;
+    }
+    EXPECT_EQ(first_gauss_newton, expected) << "step " << n + 1;
+    by_stagnation += expected >= 0 && expected < 2 * after ? 1 : 0;
+  }
+  EXPECT_GT(by_stagnation, 0);
 }
 
 TEST(IterationRecord, CylinderRecordsFrictionRowsMovingToTheirBound) {
