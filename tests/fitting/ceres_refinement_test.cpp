@@ -3,8 +3,11 @@
 // search Ceres uses with bounds must not ask for gradients (2p simulations each) at its trials.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "fitting/ceres_refinement.hpp"
 #include "fitting/recording_setup.hpp"
@@ -86,6 +89,41 @@ TEST(CeresRefinement, DifferencesAtTheBoundsStayInside) {
   for (const ObjectiveSample& s : evaluator.samples()) {
     EXPECT_GE(s.values[0], 0.02);
     EXPECT_LE(s.values[1], 0.2);
+  }
+}
+
+// Below a finite-difference step the objective is mostly noise (README "The objective's noise"),
+// so the refinement tries no point within a tenth of that step (1e-3 of the bound intervals) of
+// one it has run, and ends at its first step that does not lower the objective instead of
+// shrinking the step until the noise lets one pass.
+TEST(CeresRefinement, TriesNoStepWithinATenthOfTheDifferenceStepAndEndsAtTheFirstRejection) {
+  const ShortSwing swing;
+  ParallelEvaluator evaluator(swing.objective, 2, nullptr);
+  RefinementOptions options;  // 20 iterations, differences by 1 %, shortest step 0.1 of that
+  const RefinementResult result =
+      refine_with_ceres(evaluator, swing.scenario.parameters, {0.4, 0.2}, options, nullptr);
+  ASSERT_GE(result.successful_steps, 2) << result.termination;  // it moved
+
+  // α in [0.02, 1], δ in [0.02, 0.2], in units of their intervals.
+  const auto unit = [](const std::vector<double>& v) {
+    return std::array<double, 2>{(v[0] - 0.02) / 0.98, (v[1] - 0.02) / 0.18};
+  };
+  const std::vector<ObjectiveSample>& samples = evaluator.samples();
+  for (std::size_t k = 1; k < samples.size(); ++k) {
+    const std::array<double, 2> y = unit(samples[k].values);
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::array<double, 2> z = unit(samples[j].values);
+      EXPECT_GE(std::max(std::abs(y[0] - z[0]), std::abs(y[1] - z[1])), 0.999e-3)
+          << "samples " << j << " and " << k;
+    }
+  }
+  EXPECT_LE(result.unsuccessful_steps, 1) << result.termination;
+  if (result.iterations < options.max_iterations) {
+    EXPECT_NE(result.termination.find(result.unsuccessful_steps == 1
+                                          ? "did not lower the objective as predicted"
+                                          : "a step shorter than"),
+              std::string::npos)
+        << result.termination;
   }
 }
 
