@@ -94,8 +94,9 @@ TEST(CeresRefinement, DifferencesAtTheBoundsStayInside) {
 
 // Below a finite-difference step the objective is mostly noise (README "The objective's noise"),
 // so the refinement tries no point within a tenth of that step (1e-3 of the bound intervals) of
-// one it has run, and ends at its first step that does not lower the objective instead of
-// shrinking the step until the noise lets one pass.
+// the point it steps from, and ends at its first rejected step instead of shrinking the step
+// until the noise lets one pass. On this run no two points it ran are that close (the build
+// before, whose line search went on to 1e-8, ran points 8e-5 apart here).
 TEST(CeresRefinement, TriesNoStepWithinATenthOfTheDifferenceStepAndEndsAtTheFirstRejection) {
   const ShortSwing swing;
   ParallelEvaluator evaluator(swing.objective, 2, nullptr);
