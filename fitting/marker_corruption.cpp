@@ -54,7 +54,9 @@ CorruptedRecording corrupt_markers(const std::vector<std::string>& marker_names,
   std::uniform_int_distribution<int> gap_length(options.gap_min_frames, options.gap_max_frames);
   std::uniform_int_distribution<int> burst_length(options.occlusion_min_frames,
                                                   options.occlusion_max_frames);
-  std::normal_distribution<double> noise(0.0, options.noise_sigma_m);
+  // A normal distribution needs σ > 0; with σ = 0 it is never drawn from (below).
+  std::normal_distribution<double> noise(0.0,
+                                         options.noise_sigma_m > 0 ? options.noise_sigma_m : 1.0);
 
   MarkerCorruptionStatistics stats;
   std::vector<double> positions(clean_positions_m.begin(), clean_positions_m.end());

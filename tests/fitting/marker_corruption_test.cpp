@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -254,6 +255,36 @@ TEST(MarkerCorruption, RejectsInconsistentInput) {
   o.protected_markers.clear();
   o.gap_max_frames = 0;
   EXPECT_THROW(corrupt_markers(c.names, c.positions, 10, 100.0, {}, o), std::invalid_argument);
+  // Every option on its own: negative, not finite, or an empty range of lengths.
+  const auto refused = [&c](void (*set)(MarkerCorruptionOptions&)) {
+    MarkerCorruptionOptions bad;
+    set(bad);
+    try {
+      corrupt_markers(c.names, c.positions, 10, 100.0, {}, bad);
+    } catch (const std::invalid_argument&) {
+      return true;
+    }
+    return false;
+  };
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.noise_sigma_m = -1e-3; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.noise_sigma_m = nan; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.noise_sigma_m = inf; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.gap_rate_hz = -0.5; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.gap_rate_hz = inf; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.occlusion_rate_hz = -0.5; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.occlusion_rate_hz = nan; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.gap_min_frames = 0; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.occlusion_min_frames = 0; }));
+  EXPECT_TRUE(refused(
+      [](MarkerCorruptionOptions& b) { b.occlusion_max_frames = b.occlusion_min_frames - 1; }));
+  EXPECT_TRUE(refused([](MarkerCorruptionOptions& b) { b.protected_max_gap_frames = 0; }));
+  EXPECT_FALSE(refused([](MarkerCorruptionOptions& b) {
+    b.noise_sigma_m = 0.0;
+    b.gap_rate_hz = 0.0;
+    b.occlusion_rate_hz = 0.0;
+  }));
 }
 
 }  // namespace
