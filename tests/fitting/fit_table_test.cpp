@@ -168,6 +168,11 @@ TEST(FitTable, MarksFitsThatMissTheirTruth) {
   EXPECT_NE(list.notes.back().find("outside the interval"), std::string::npos);
   hit.parameters[0].truth = 0.2;  // 6.5 %: within
   EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]");
+  // The interval is closed: its ends are profiled points (often grid values, as truths are).
+  hit.parameters[0].truth = 0.15;
+  EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]‡");
+  hit.parameters[0].truth = 0.3;
+  EXPECT_EQ(make_list_table({hit}).rows[0][2], "0.213 [0.15, 0.3]‡");
 }
 
 TEST(FitTable, MissesTruthUsesTheRecoveryTolerances) {
