@@ -17,6 +17,7 @@
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
+#include "fitting/error_plot.hpp"
 #include "fitting/fit_table.hpp"
 #include "fitting/parameter_fitter.hpp"
 #include "fitting/parameter_grid.hpp"
@@ -286,8 +287,9 @@ int run_fit_command(int argc, char** argv) {
     fitting::write_frames_csv((out / "frames.csv").string(), fit.best, setup->frame_interval_s);
     fitting::write_markers_csv((out / "markers.csv").string(), fit.best, *setup);
     std::ofstream svg(out / "errors.svg");
-    svg << fitting::error_plot_svg(fit.best, setup->frame_interval_s,
-                                   scenario.name + ": error at the fitted parameters")
+    svg << fitting::render_line_plot(
+               fitting::error_plot(fitting::frame_series(fit.best, setup->frame_interval_s),
+                                   scenario.name + ": error at the fitted parameters"))
         << std::flush;
     if (!svg)
       throw std::runtime_error("cannot write " + (out / "errors.svg").string());

@@ -20,6 +20,7 @@
 
 #include "apps/command_line.hpp"
 #include "core/io/input_error.hpp"
+#include "fitting/error_plot.hpp"
 #include "fitting/svg_plot.hpp"
 
 namespace po = boost::program_options;
@@ -213,58 +214,21 @@ std::optional<std::size_t> best_row(const Sweep& s) {
 }
 
 std::string frames_plot(const CsvFile& csv, const std::string& title) {
-  fitting::LineSeries error, spread;
-  double error_sum = 0.0, spread_sum = 0.0;
-  int counted = 0;
-  std::vector<double> contact_times;
-  std::vector<bool> contact;
+  fitting::FrameSeries frames;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
-    const double t = number(csv, r, 1, false);
-    const double e = number(csv, r, 2, true);
-    const double s = number(csv, r, 3, true);
     const double c = number(csv, r, 5, false);
     if (c != 0.0 && c != 1.0)
       throw InputError({csv.path, csv.lines[r], 6, "contact"},
                        "expected 0 or 1, found '" + csv.rows[r][5] + "'");
-    error.x.push_back(t);
-    error.y.push_back(100.0 * e);
-    spread.x.push_back(t);
-    spread.y.push_back(100.0 * s);
-    if (std::isfinite(e) && std::isfinite(s)) {
-      error_sum += e;
-      spread_sum += s;
-      ++counted;
-    }
-    contact_times.push_back(t);
-    contact.push_back(c == 1.0);
+    frames.time_s.push_back(number(csv, r, 1, false));
+    frames.error_m.push_back(number(csv, r, 2, true));
+    frames.spread_m.push_back(number(csv, r, 3, true));
+    frames.contact.push_back(c == 1.0);
   }
-  const double dt = contact_times.size() > 1 ? (contact_times.back() - contact_times.front()) /
-                                                   static_cast<double>(contact_times.size() - 1)
-                                             : 0.01;
-  fitting::LinePlot plot;
-  for (std::size_t i = 0; i < contact.size(); ++i) {
-    if (!contact[i])
-      continue;
-    std::size_t j = i;
-    while (j + 1 < contact.size() && contact[j + 1])
-      ++j;
-    plot.shaded.push_back({contact_times[i] - dt / 2, contact_times[j] + dt / 2});
-    i = j;
-  }
-  char label[96];
-  std::snprintf(label, sizeof label, "e_n (mean ē = %.2f cm)",
-                counted ? 100.0 * error_sum / counted : kNaN);
-  error.label = label;
-  std::snprintf(label, sizeof label, "s_n (mean s̄ = %.2f cm)",
-                counted ? 100.0 * spread_sum / counted : kNaN);
-  spread.label = label;
-  spread.dashed = true;
-  plot.title = title.empty() ? "Error e_n and spread s_n per frame" : title;
-  plot.x_label = "time (s)";
-  plot.y_label = "distance (cm)";
-  plot.series = {error, spread};
-  plot.shaded_label = "contact";
-  return fitting::render_line_plot(plot);
+  const std::vector<double>& t = frames.time_s;
+  frames.frame_interval_s =
+      t.size() > 1 ? (t.back() - t.front()) / static_cast<double>(t.size() - 1) : 0.01;
+  return fitting::render_line_plot(fitting::error_plot(frames, title));
 }
 
 // --truth values by parameter name; a name the sweep does not vary is an error.

@@ -7,8 +7,6 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "fitting/svg_plot.hpp"
-
 namespace clothfit::fitting {
 
 FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress) {
@@ -303,38 +301,6 @@ void write_frames_csv(const std::string& path, const Evaluation& evaluation,
   out.flush();  // a full disk shows only here
   if (!out)
     throw std::runtime_error("cannot write " + path);
-}
-
-std::string error_plot_svg(const Evaluation& evaluation, double frame_interval_s,
-                           const std::string& title) {
-  LinePlot plot;
-  plot.title = title;
-  plot.x_label = "time (s)";
-  plot.y_label = "cm";
-  LineSeries e, s;
-  e.label = "e_n (mean " + format_tick(100 * evaluation.errors.mean_error_m, 0.01) + " cm)";
-  s.label = "s_n (mean " + format_tick(100 * evaluation.errors.mean_spread_m, 0.01) + " cm)";
-  s.dashed = true;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  double contact_start = -1.0;
-  for (std::size_t k = 0; k < evaluation.frames.size(); ++k) {
-    const double t = (k + 1) * frame_interval_s;
-    const FrameError& f = evaluation.frames[k];
-    e.x.push_back(t);
-    s.x.push_back(t);
-    e.y.push_back(f.visible > 0 ? 100 * f.error_m : nan);
-    s.y.push_back(f.visible > 0 ? 100 * f.spread_m : nan);
-    const bool contact = k < evaluation.contact.size() && evaluation.contact[k];
-    if (contact && contact_start < 0)
-      contact_start = t - frame_interval_s;
-    if ((!contact || k + 1 == evaluation.frames.size()) && contact_start >= 0) {
-      plot.shaded.push_back({contact_start, contact ? t : t - frame_interval_s});
-      contact_start = -1.0;
-    }
-  }
-  plot.series = {e, s};
-  plot.shaded_label = "contact";
-  return render_line_plot(plot);
 }
 
 void write_markers_csv(const std::string& path, const Evaluation& evaluation,

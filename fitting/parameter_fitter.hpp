@@ -85,11 +85,6 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
 void write_frames_csv(const std::string& path, const Evaluation& evaluation,
                       double frame_interval_s);
 
-// The e_n / s_n plot of a run (cm over time, contact intervals shaded as in the paper's
-// figures), as SVG text.
-std::string error_plot_svg(const Evaluation& evaluation, double frame_interval_s,
-                           const std::string& title);
-
 // Per-marker CSV: frame,time_s,marker,x,y,z,recorded_x,recorded_y,recorded_z (m; recorded
 // empty where the marker is missing), frames 0 … of the run.
 void write_markers_csv(const std::string& path, const Evaluation& evaluation,

@@ -264,6 +264,53 @@ TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {
     EXPECT_EQ(stages.count(stage), 1u) << stage;
 }
 
+// fit writes the run at its optimum frame by frame: frames.csv a row per scored frame whose e_n
+// and s_n average to fit.json's ē and s̄, markers.csv every marker at every frame (frame 0, the
+// initial state, included) and errors.svg the two curves.
+TEST(ClothfitCli, FitWritesItsOptimumFrameByFrame) {
+  const auto dir = scratch("fit_frames");
+  const Result r = run("fit " + write_flat_sheet_recording(dir, "flat", false) +
+                       " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+                       (dir / "fit").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream fit_file(dir / "fit/fit.json");
+  const nlohmann::json fit = nlohmann::json::parse(fit_file);
+  const long frames = fit["frames"].get<long>();
+  ASSERT_EQ(frames, 3);
+
+  std::ifstream csv(dir / "fit/frames.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  long rows = 0;
+  double error_sum = 0.0, spread_sum = 0.0;
+  for (; std::getline(csv, line); ++rows) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');)
+      cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 6u) << line;
+    EXPECT_EQ(std::stol(cells[0]), rows + 1) << line;
+    EXPECT_NEAR(std::stod(cells[1]), 0.01 * static_cast<double>(rows + 1), 1e-9) << line;
+    EXPECT_EQ(cells[4], "9") << line;
+    error_sum += std::stod(cells[2]);
+    spread_sum += std::stod(cells[3]);
+  }
+  ASSERT_EQ(rows, frames - 1);
+  EXPECT_NEAR(error_sum / static_cast<double>(rows), fit["mean_error_m"].get<double>(), 1e-8);
+  EXPECT_NEAR(spread_sum / static_cast<double>(rows), fit["mean_spread_m"].get<double>(), 1e-8);
+
+  std::ifstream markers(dir / "fit/markers.csv");
+  long marker_rows = -1;  // the header
+  while (std::getline(markers, line))
+    ++marker_rows;
+  EXPECT_EQ(marker_rows, frames * 9);
+  std::ifstream svg_file(dir / "fit/errors.svg");
+  std::stringstream svg;
+  svg << svg_file.rdbuf();
+  EXPECT_NE(svg.str().find("e_n (mean"), std::string::npos);
+  EXPECT_NE(svg.str().find("s_n (mean"), std::string::npos);
+}
+
 // An output file on a full disk (a link to /dev/full, where every write fails with ENOSPC) fails
 // the command with exit code 1 and a message naming the file. The writes went into buffers whose
 // failure nobody checked: the commands said they had written the files and exited 0.

@@ -77,9 +77,11 @@ TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
   EXPECT_NE(svg.find("time (s)"), std::string::npos);
 }
 
-// Each run of frames in contact is shaded from half a frame before its first to half a frame
-// after its last: one frame alone is a third as wide as three in a row.
-TEST(PlotCommand, ContactShadingSpansHalfAFrameEachSide) {
+// A frame's contact flag says that something touched the cloth in the steps since the frame
+// before, so each run of frames in contact is shaded from the frame before its first to its
+// last (the same bands as the fit's errors.svg): one frame alone is a third as wide as three in
+// a row.
+TEST(PlotCommand, ContactShadingCoversTheStepsBeforeEachFrameInContact) {
   const auto dir = scratch("frames_bands");
   const std::string csv = write(dir / "frames.csv",
                                 "frame,time_s,error_m,spread_m,visible_markers,contact\n"
@@ -100,9 +102,17 @@ TEST(PlotCommand, ContactShadingSpansHalfAFrameEachSide) {
   }
   ASSERT_EQ(width.size(), 2u) << svg;
   EXPECT_NEAR(width[1] / width[0], 3.0, 0.01);
-  // Frame 1's band ends half a frame after frame 1 and frame 3's starts half a frame before
-  // frame 3: the gap between them is one frame, as wide as the first band.
+  // Frame 1's band ends at frame 1 and frame 3's starts at frame 2: the gap between them is one
+  // frame, as wide as the first band.
   EXPECT_NEAR((left[1] - (left[0] + width[0])) / width[0], 1.0, 0.01);
+  // Frame 1's band starts at frame 0, where the e_n curve starts.
+  const std::smatch curve = [&svg] {
+    std::smatch m;
+    std::regex_search(svg, m, std::regex(R"re(<path d="M([-0-9.]+))re"));
+    return m;
+  }();
+  ASSERT_FALSE(curve.empty()) << svg;
+  EXPECT_NEAR(left[0], std::stod(curve[1]), 0.05);
 }
 
 // The optimum marked is the row of the smallest objective (not the first that improves on the
