@@ -267,6 +267,7 @@ TEST(Datasets, ATruthNamingNoFittedParameterIsNotScored) {
   const nlohmann::json fit = read_json(dir / scenarios.front().stem() / "fit.json");
   EXPECT_FALSE(fit.contains("objective_at_truth")) << fit.dump();
   EXPECT_EQ(r.output.find("objective at the truth"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("MISSED"), std::string::npos) << r.output;  // no truth, no miss
 }
 
 }  // namespace

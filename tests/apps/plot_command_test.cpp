@@ -156,6 +156,9 @@ TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_NE(wrong.output.find("does not vary"), std::string::npos) << wrong.output;
   EXPECT_EQ(run("plot " + csv + " --truth mu.table").exit_code, 2);
+  const Result unnamed = run("plot " + csv + " --truth =0.25");
+  EXPECT_EQ(unnamed.exit_code, 2);
+  EXPECT_NE(unnamed.output.find("--truth expects NAME=VALUE"), std::string::npos) << unnamed.output;
 }
 
 // A sweep whose every point failed still gives an SVG, but the command says why it is empty.
@@ -189,6 +192,26 @@ TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
   const std::string svg = read(dir / "mu.svg");
   EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
   EXPECT_EQ(count(svg, "<circle "), 3);
+}
+
+// A heat map prints each cell's value while there are at most 64 cells (an 8 × 8 grid), and
+// none beyond, where they would not fit.
+TEST(PlotCommand, HeatMapValuesUpToSixtyFourCells) {
+  const auto dir = scratch("sweep2_values");
+  const auto sweep = [&dir](int rows, int columns) {
+    std::string text = "alpha,delta,objective,mean_error_m,mean_spread_m,status\n";
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < columns; ++c)
+        text += std::to_string(0.1 * (r + 1)) + "," + std::to_string(c + 1) + ",1," +
+                std::to_string(0.01 * (r + c + 1)) + ",0.01,ok\n";
+    }
+    const std::string name = std::to_string(rows) + "x" + std::to_string(columns);
+    EXPECT_EQ(run("plot " + write(dir / (name + ".csv"), text)).exit_code, 0) << name;
+    return count(read(dir / (name + ".svg")), "text-anchor=\"middle\" font-size=\"10\" fill=");
+  };
+  EXPECT_EQ(sweep(8, 8), 64);
+  EXPECT_EQ(sweep(9, 8), 0);
+  EXPECT_EQ(sweep(2, 40), 0);
 }
 
 TEST(PlotCommand, TwoParameterSweepGivesAHeatMapWithTheOptimumCircled) {
