@@ -156,6 +156,10 @@ TEST(LayoutSuggestion, MarkersThatAreNotAGrid) {
   const std::vector<Eigen::Vector3d> cloud{{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
   const MocapInputError e2 = suggestion_error(grid_take(cloud, {"a", "b", "c", "d"}), 2, 2);
   EXPECT_NE(e2.problem().find("do not lie roughly in a plane"), std::string::npos) << e2.what();
+  // Four markers at one point (values whose mean is exact, so that their spread is exactly 0).
+  const std::vector<Eigen::Vector3d> point(4, Eigen::Vector3d(1.0, 2.0, 0.5));
+  const MocapInputError e3 = suggestion_error(grid_take(point, {"a", "b", "c", "d"}), 2, 2);
+  EXPECT_NE(e3.problem().find("the markers all sit at one point"), std::string::npos) << e3.what();
 }
 
 TEST(LayoutSuggestion, OneLineOfMarkers) {

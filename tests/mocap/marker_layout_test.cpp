@@ -91,6 +91,10 @@ TEST(MarkerLayout, SyntaxErrorsGiveLineAndColumn) {
   EXPECT_EQ(e.location().line, 3);
   EXPECT_EQ(e.location().column, 14);
   EXPECT_NE(e.problem().find("invalid JSON"), std::string::npos) << e.what();
+  // The parser's own words, without its exception name and position (the location has those).
+  EXPECT_EQ(e.problem().find("json.exception"), std::string::npos) << e.what();
+  EXPECT_EQ(e.problem().find("at line"), std::string::npos) << e.what();
+  EXPECT_NE(e.problem().find("syntax error"), std::string::npos) << e.what();
 }
 
 // A number beyond a double's range is a parse error of its own in nlohmann::json (out_of_range,
