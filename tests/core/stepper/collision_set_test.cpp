@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -250,6 +251,11 @@ TEST(CollisionSet, AFaceSlidingOntoANeedleShaftIsCaught) {
     for (int i = 0; i < model.mesh.num_nodes(); ++i)
       dx += end.jacobian(k, 3 * i);
     EXPECT_LT(dx, 0.0);
+    // The needle is vertical and the sheet flat: the closest points of its axis and an edge are
+    // at one height, so the row's normal, along their separation, is horizontal.
+    const double largest = end.jacobian.row(k).cwiseAbs().maxCoeff();
+    for (int i = 0; i < model.mesh.num_nodes(); ++i)
+      EXPECT_LE(std::abs(end.jacobian(k, 3 * i + 2)), 1e-9 * largest) << "row " << k;
   }
   const Eigen::MatrixXd fd = testing::finite_difference_jacobian(
       [&](const Eigen::VectorXd& phi) { return assemble_at(set, phi).offsets; }, phi_j);
@@ -280,6 +286,45 @@ TEST(CollisionSet, RestingOnATipIsCarriedIntoTheNextStep) {
   set.end_step();
   // Lifted beyond 1.25·τ0, it is dropped.
   set.begin_step(flat_at(model, tip + 2 * tau0), 2 * kDt, 3 * kDt, kProximity);
+  EXPECT_EQ(set.size(), 0);
+}
+
+// A sheet whose edge rests against a needle's shaft keeps that row into the next step, rebuilt
+// from the step's start: its offset there is the edge's distance from the axis less τ0, and its
+// normal, from the axis to the edge, is horizontal.
+TEST(CollisionSet, RestingAgainstAShaftIsCarriedIntoTheNextStep) {
+  SimulationModel model = sheet_model();
+  model.obstacles.push_back(needle_field());
+  const std::vector<int> free_index = all_free(model);
+  CollisionSet set(model, free_index);
+  const double tau0 = CollisionSet::needle_thickness(model);
+  const Eigen::Vector3d peak = the_peak();
+  // The sheet 10 cm below the tip with its edge x = 0.2 (rest) at x_edge, the axis beside it.
+  const auto edge_at = [&](double x_edge) {
+    Eigen::VectorXd phi = flat_at(model, peak.z() - 0.1);
+    for (int i = 0; i < model.mesh.num_nodes(); ++i)
+      phi[3 * i] += x_edge - 0.2;
+    return phi;
+  };
+  // Step n: the edge moves from 2 cm short of the axis to 5 mm past it; rows catch it.
+  set.begin_step(edge_at(peak.x() - 0.02), 0.0, kDt, kProximity);
+  EXPECT_GE(set.detect(edge_at(peak.x() + 0.005)), 1);
+  set.end_step();
+  // Step n + 1 starts with the edge τ0 from the axis: only the edge's row is that close.
+  const Eigen::VectorXd resting = edge_at(peak.x() - tau0);
+  set.begin_step(resting, kDt, 2 * kDt, kProximity);
+  ASSERT_EQ(set.size(), 1);
+  const AssembledRows rows = assemble_at(set, resting);
+  EXPECT_NEAR(rows.offsets[0], 0.0, 1e-12);
+  double dx = 0.0;
+  for (int i = 0; i < model.mesh.num_nodes(); ++i) {
+    dx += rows.jacobian(0, 3 * i);
+    EXPECT_EQ(rows.jacobian(0, 3 * i + 2), 0.0) << "node " << i;
+  }
+  EXPECT_LT(dx, 0.0);  // the row pushes the sheet back along −x, away from the axis
+  set.end_step();
+  // Farther than 1.25·τ0 at the next start, it is dropped.
+  set.begin_step(edge_at(peak.x() - 2 * tau0), 2 * kDt, 3 * kDt, kProximity);
   EXPECT_EQ(set.size(), 0);
 }
 
