@@ -216,13 +216,14 @@ std::optional<std::size_t> best_row(const Sweep& s) {
 std::string frames_plot(const CsvFile& csv, const std::string& title) {
   fitting::FrameSeries frames;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
+    // The cells in their order, so that a row's first bad cell is the one reported.
+    frames.time_s.push_back(number(csv, r, 1, false));
+    frames.error_m.push_back(number(csv, r, 2, true));
+    frames.spread_m.push_back(number(csv, r, 3, true));
     const double c = number(csv, r, 5, false);
     if (c != 0.0 && c != 1.0)
       throw InputError({csv.path, csv.lines[r], 6, "contact"},
                        "expected 0 or 1, found '" + csv.rows[r][5] + "'");
-    frames.time_s.push_back(number(csv, r, 1, false));
-    frames.error_m.push_back(number(csv, r, 2, true));
-    frames.spread_m.push_back(number(csv, r, 3, true));
     frames.contact.push_back(c == 1.0);
   }
   const std::vector<double>& t = frames.time_s;
