@@ -316,10 +316,12 @@ TEST(CollisionSet, RestingAgainstAShaftIsCarriedIntoTheNextStep) {
   ASSERT_EQ(set.size(), 1);
   const AssembledRows rows = assemble_at(set, resting);
   EXPECT_NEAR(rows.offsets[0], 0.0, 1e-12);
+  // Horizontal to rounding (the closest points' heights agree to it, whatever the build fuses).
+  const double largest = rows.jacobian.row(0).cwiseAbs().maxCoeff();
   double dx = 0.0;
   for (int i = 0; i < model.mesh.num_nodes(); ++i) {
     dx += rows.jacobian(0, 3 * i);
-    EXPECT_EQ(rows.jacobian(0, 3 * i + 2), 0.0) << "node " << i;
+    EXPECT_LE(std::abs(rows.jacobian(0, 3 * i + 2)), 1e-12 * largest) << "node " << i;
   }
   EXPECT_LT(dx, 0.0);  // the row pushes the sheet back along −x, away from the axis
   set.end_step();
