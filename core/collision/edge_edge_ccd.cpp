@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "core/collision/ccd_candidate_times.hpp"
-#include "core/collision/ccd_tolerance.hpp"
+#include "core/collision/ccd_driver.hpp"
 #include "core/collision/contact_normal.hpp"
 #include "core/collision/edge_edge_distance.hpp"
 #include "core/collision/motion_polynomial.hpp"
@@ -16,43 +15,35 @@ namespace {
 
 using Eigen::Vector3d;
 
-Vector3d at(const Vector3d& x_t0, const Vector3d& x_t1, double t) {
-  return (1.0 - t) * x_t0 + t * x_t1;
-}
-
-// The motion of one edge-edge pair (collision_types.hpp glossary).
+// The motion of one edge-edge pair (collision_types.hpp glossary), a CcdPairMotion.
 struct Motion {
   const Vector3d &ea0_t0, &ea1_t0, &eb0_t0, &eb1_t0, &ea0_t1, &ea1_t1, &eb0_t1, &eb1_t1;
 
-  double distance_at(double t) const {
-    return edge_edge_distance(at(ea0_t0, ea0_t1, t), at(ea1_t0, ea1_t1, t), at(eb0_t0, eb0_t1, t),
-                              at(eb1_t0, eb1_t1, t));
+  PairExtent first_sweep() const { return pair_extent({&ea0_t0, &ea1_t0, &ea0_t1, &ea1_t1}); }
+  PairExtent second_sweep() const { return pair_extent({&eb0_t0, &eb1_t0, &eb0_t1, &eb1_t1}); }
+  double box_gap(int end) const {
+    return end == 0
+               ? box_distance(pair_extent({&ea0_t0, &ea1_t0}), pair_extent({&eb0_t0, &eb1_t0}))
+               : box_distance(pair_extent({&ea0_t1, &ea1_t1}), pair_extent({&eb0_t1, &eb1_t1}));
   }
+  double lipschitz() const {
+    const Vector3d da0 = ea0_t1 - ea0_t0, da1 = ea1_t1 - ea1_t0;
+    const Vector3d db0 = eb0_t1 - eb0_t0, db1 = eb1_t1 - eb1_t0;
+    return std::max(
+        {(da0 - db0).norm(), (da0 - db1).norm(), (da1 - db0).norm(), (da1 - db1).norm()});
+  }
+  double distance_at(double t) const {
+    return edge_edge_distance(position_at(ea0_t0, ea0_t1, t), position_at(ea1_t0, ea1_t1, t),
+                              position_at(eb0_t0, eb0_t1, t), position_at(eb1_t0, eb1_t1, t));
+  }
+  // edge_edge_ccd.hpp: the contact set's bounding polynomials.
+  void add_candidate_times(double tau, CandidateTimes& candidates) const;
+  // Edge parameters, frozen normal and distance at the contact time t.
+  EdgeEdgeCcdResult contact_at(double t, double tol) const;
 };
 
-// The early outs (point_triangle_ccd.hpp): nullopt when the distance provably stays above
-// `limit`, else the distance at t = 0.
-std::optional<double> distance_t0_unless_apart(const Motion& m, double limit) {
-  const Vector3d da0 = m.ea0_t1 - m.ea0_t0, da1 = m.ea1_t1 - m.ea1_t0;
-  const Vector3d db0 = m.eb0_t1 - m.eb0_t0, db1 = m.eb1_t1 - m.eb1_t0;
-  const double lipschitz =
-      std::max({(da0 - db0).norm(), (da0 - db1).norm(), (da1 - db0).norm(), (da1 - db1).norm()});
-  const double lower_t0 =
-      box_distance(pair_extent({&m.ea0_t0, &m.ea1_t0}), pair_extent({&m.eb0_t0, &m.eb1_t0}));
-  const double lower_t1 =
-      box_distance(pair_extent({&m.ea0_t1, &m.ea1_t1}), pair_extent({&m.eb0_t1, &m.eb1_t1}));
-  if (0.5 * (lower_t0 + lower_t1 - lipschitz) > limit) {
-    return std::nullopt;
-  }
-  const double distance_t0 = m.distance_at(0.0);
-  if (distance_t0 > limit && 0.5 * (distance_t0 + m.distance_at(1.0) - lipschitz) > limit) {
-    return std::nullopt;
-  }
-  return distance_t0;
-}
-
-// t = 0 and the roots of the polynomials bounding {distance ≤ tau} (edge_edge_ccd.hpp).
-void add_candidate_times(const Motion& m, double tau, CandidateTimes& candidates) {
+void Motion::add_candidate_times(double tau, CandidateTimes& candidates) const {
+  const Motion& m = *this;
   candidates.add(0.0);
   const MotionVector edge_a = relative_motion(m.ea0_t0, m.ea1_t0, m.ea0_t1, m.ea1_t1);
   const MotionVector edge_b = relative_motion(m.eb0_t0, m.eb1_t0, m.eb0_t1, m.eb1_t1);
@@ -90,12 +81,12 @@ void add_candidate_times(const Motion& m, double tau, CandidateTimes& candidates
   add_end_points(m.ea1_t0, m.ea1_t1, m.eb1_t0, m.eb1_t1);
 }
 
-// Edge parameters, frozen normal and distance at the contact time t.
-EdgeEdgeCcdResult contact_at(const Motion& m, double t, double tol) {
-  const Vector3d ea0 = at(m.ea0_t0, m.ea0_t1, t);
-  const Vector3d ea1 = at(m.ea1_t0, m.ea1_t1, t);
-  const Vector3d eb0 = at(m.eb0_t0, m.eb0_t1, t);
-  const Vector3d eb1 = at(m.eb1_t0, m.eb1_t1, t);
+EdgeEdgeCcdResult Motion::contact_at(double t, double tol) const {
+  const Motion& m = *this;
+  const Vector3d ea0 = position_at(m.ea0_t0, m.ea0_t1, t);
+  const Vector3d ea1 = position_at(m.ea1_t0, m.ea1_t1, t);
+  const Vector3d eb0 = position_at(m.eb0_t0, m.eb0_t1, t);
+  const Vector3d eb1 = position_at(m.eb1_t0, m.eb1_t1, t);
   const EdgeEdgeClosest closest = edge_edge_closest(ea0, ea1, eb0, eb1);
   const double s = closest.s;
   const double u = closest.u;
@@ -130,29 +121,8 @@ std::optional<EdgeEdgeCcdResult> edge_edge_ccd(const Vector3d& ea0_t0, const Vec
                                                const Vector3d& eb0_t1, const Vector3d& eb1_t1,
                                                const CcdOptions& options) {
   assert(options.is_valid());
-  const Motion m{ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1};
-  const double tau = options.detection_distance();
-  const PairExtent box_a = pair_extent({&ea0_t0, &ea1_t0, &ea0_t1, &ea1_t1});
-  const PairExtent box_b = pair_extent({&eb0_t0, &eb1_t0, &eb0_t1, &eb1_t1});
-  const double tol = distance_tolerance(merged(box_a, box_b), options.relative_tolerance);
-  if (boxes_separated(box_a, box_b, tau + tol)) {
-    return std::nullopt;
-  }
-  const std::optional<double> distance_t0 = distance_t0_unless_apart(m, tau + tol);
-  if (!distance_t0) {
-    return std::nullopt;
-  }
-  if (*distance_t0 <= tau + tol) {
-    return contact_at(m, 0.0, tol);  // already within tau at the start
-  }
-  CandidateTimes candidates;
-  add_candidate_times(m, tau, candidates);
-  const std::optional<double> t =
-      candidates.first_contact([&m](double time) { return m.distance_at(time); }, tau, tol);
-  if (!t) {
-    return std::nullopt;
-  }
-  return contact_at(m, *t, tol);
+  return first_ccd_contact(Motion{ea0_t0, ea1_t0, eb0_t0, eb1_t0, ea0_t1, ea1_t1, eb0_t1, eb1_t1},
+                           options);
 }
 
 }  // namespace clothfit::collision

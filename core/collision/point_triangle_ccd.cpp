@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "core/collision/ccd_candidate_times.hpp"
-#include "core/collision/ccd_tolerance.hpp"
+#include "core/collision/ccd_driver.hpp"
 #include "core/collision/contact_normal.hpp"
 #include "core/collision/motion_polynomial.hpp"
 #include "core/collision/point_triangle_distance.hpp"
@@ -16,43 +15,35 @@ namespace {
 
 using Eigen::Vector3d;
 
-Vector3d at(const Vector3d& x_t0, const Vector3d& x_t1, double t) {
-  return (1.0 - t) * x_t0 + t * x_t1;
-}
-
-// The motion of one point-triangle pair (collision_types.hpp glossary).
+// The motion of one point-triangle pair (collision_types.hpp glossary), a CcdPairMotion.
 struct Motion {
   const Vector3d &p_t0, &a_t0, &b_t0, &c_t0, &p_t1, &a_t1, &b_t1, &c_t1;
 
-  double distance_at(double t) const {
-    return point_triangle_distance(at(p_t0, p_t1, t), at(a_t0, a_t1, t), at(b_t0, b_t1, t),
-                                   at(c_t0, c_t1, t));
+  PairExtent first_sweep() const { return pair_extent({&p_t0, &p_t1}); }
+  PairExtent second_sweep() const {
+    return pair_extent({&a_t0, &b_t0, &c_t0, &a_t1, &b_t1, &c_t1});
   }
+  double box_gap(int end) const {
+    return end == 0 ? box_distance(pair_extent({&p_t0}), pair_extent({&a_t0, &b_t0, &c_t0}))
+                    : box_distance(pair_extent({&p_t1}), pair_extent({&a_t1, &b_t1, &c_t1}));
+  }
+  double lipschitz() const {
+    const Vector3d dp = p_t1 - p_t0;
+    return std::max(
+        {(dp - (a_t1 - a_t0)).norm(), (dp - (b_t1 - b_t0)).norm(), (dp - (c_t1 - c_t0)).norm()});
+  }
+  double distance_at(double t) const {
+    return point_triangle_distance(position_at(p_t0, p_t1, t), position_at(a_t0, a_t1, t),
+                                   position_at(b_t0, b_t1, t), position_at(c_t0, c_t1, t));
+  }
+  // point_triangle_ccd.hpp: the contact set's bounding polynomials.
+  void add_candidate_times(double tau, CandidateTimes& candidates) const;
+  // Weights, frozen normal and distance at the contact time t.
+  PointTriangleCcdResult contact_at(double t, double tol) const;
 };
 
-// The early outs (point_triangle_ccd.hpp): nullopt when the distance provably stays above
-// `limit`, else the distance at t = 0.
-std::optional<double> distance_t0_unless_apart(const Motion& m, double limit) {
-  const Vector3d dp = m.p_t1 - m.p_t0;
-  const double lipschitz =
-      std::max({(dp - (m.a_t1 - m.a_t0)).norm(), (dp - (m.b_t1 - m.b_t0)).norm(),
-                (dp - (m.c_t1 - m.c_t0)).norm()});
-  const double lower_t0 =
-      box_distance(pair_extent({&m.p_t0}), pair_extent({&m.a_t0, &m.b_t0, &m.c_t0}));
-  const double lower_t1 =
-      box_distance(pair_extent({&m.p_t1}), pair_extent({&m.a_t1, &m.b_t1, &m.c_t1}));
-  if (0.5 * (lower_t0 + lower_t1 - lipschitz) > limit) {
-    return std::nullopt;
-  }
-  const double distance_t0 = m.distance_at(0.0);
-  if (distance_t0 > limit && 0.5 * (distance_t0 + m.distance_at(1.0) - lipschitz) > limit) {
-    return std::nullopt;
-  }
-  return distance_t0;
-}
-
-// t = 0 and the roots of the polynomials bounding {distance ≤ tau} (point_triangle_ccd.hpp).
-void add_candidate_times(const Motion& m, double tau, CandidateTimes& candidates) {
+void Motion::add_candidate_times(double tau, CandidateTimes& candidates) const {
+  const Motion& m = *this;
   candidates.add(0.0);
   const MotionVector ab = relative_motion(m.a_t0, m.b_t0, m.a_t1, m.b_t1);
   const MotionVector ac = relative_motion(m.a_t0, m.c_t0, m.a_t1, m.c_t1);
@@ -79,12 +70,12 @@ void add_candidate_times(const Motion& m, double tau, CandidateTimes& candidates
   }
 }
 
-// Weights, frozen normal and distance at the contact time t.
-PointTriangleCcdResult contact_at(const Motion& m, double t, double tol) {
-  const Vector3d p = at(m.p_t0, m.p_t1, t);
-  const Vector3d a = at(m.a_t0, m.a_t1, t);
-  const Vector3d b = at(m.b_t0, m.b_t1, t);
-  const Vector3d c = at(m.c_t0, m.c_t1, t);
+PointTriangleCcdResult Motion::contact_at(double t, double tol) const {
+  const Motion& m = *this;
+  const Vector3d p = position_at(m.p_t0, m.p_t1, t);
+  const Vector3d a = position_at(m.a_t0, m.a_t1, t);
+  const Vector3d b = position_at(m.b_t0, m.b_t1, t);
+  const Vector3d c = position_at(m.c_t0, m.c_t1, t);
   const PointTriangleClosest closest = point_triangle_closest(p, a, b, c);
   const Vector3d& w = closest.weights;
   ContactGeometry geometry;
@@ -112,30 +103,7 @@ std::optional<PointTriangleCcdResult> point_triangle_ccd(const Vector3d& p_t0, c
                                                          const Vector3d& b_t1, const Vector3d& c_t1,
                                                          const CcdOptions& options) {
   assert(options.is_valid());
-  const Motion m{p_t0, a_t0, b_t0, c_t0, p_t1, a_t1, b_t1, c_t1};
-  const double tau = options.detection_distance();
-  const PairExtent point_box = pair_extent({&p_t0, &p_t1});
-  const PairExtent triangle_box = pair_extent({&a_t0, &b_t0, &c_t0, &a_t1, &b_t1, &c_t1});
-  const double tol =
-      distance_tolerance(merged(point_box, triangle_box), options.relative_tolerance);
-  if (boxes_separated(point_box, triangle_box, tau + tol)) {
-    return std::nullopt;
-  }
-  const std::optional<double> distance_t0 = distance_t0_unless_apart(m, tau + tol);
-  if (!distance_t0) {
-    return std::nullopt;
-  }
-  if (*distance_t0 <= tau + tol) {
-    return contact_at(m, 0.0, tol);  // already within tau at the start
-  }
-  CandidateTimes candidates;
-  add_candidate_times(m, tau, candidates);
-  const std::optional<double> t =
-      candidates.first_contact([&m](double time) { return m.distance_at(time); }, tau, tol);
-  if (!t) {
-    return std::nullopt;
-  }
-  return contact_at(m, *t, tol);
+  return first_ccd_contact(Motion{p_t0, a_t0, b_t0, c_t0, p_t1, a_t1, b_t1, c_t1}, options);
 }
 
 }  // namespace clothfit::collision

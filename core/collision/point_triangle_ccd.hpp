@@ -18,11 +18,9 @@
 // (point_triangle_distance.hpp) against tau + tol, and the entry into {distance ≤ tau + tol} just
 // before the first candidate that passes is returned (ccd_candidate_times.hpp).
 //
-// Early outs, before any polynomial is formed: a pair already within tau + tol at t = 0 returns
-// time 0; a pair whose distance provably stays above tau + tol returns nothing — the distance is
-// Lipschitz in t with constant D = max_ij |Δx_i − Δy_j| (the largest relative displacement of two
-// corners), so it is ≥ (d(0) + d(1) − D)/2 on [0, 1], with d(0), d(1) bounded first by the
-// distances of the elements' boxes and then measured.
+// Early outs, before any polynomial is formed (ccd_driver.hpp, shared with edge_edge_ccd): a
+// pair already within tau + tol at t = 0 returns time 0; a pair whose distance provably stays
+// above tau + tol (a Lipschitz bound) returns nothing.
 // Guarantees (up to tol, see collision_types.hpp):
 //   - if the distance reaches ≤ tau anywhere in [0, 1], a time no later than the first such time
 //     is returned; a pair already within tau + tol at t = 0 returns time 0;
