@@ -4,6 +4,7 @@
 //   DIR/frames.csv  frame,time_s,error_m,spread_m,visible_markers,contact at the optimum
 //   DIR/markers.csv simulated and recorded marker positions at the optimum
 //   DIR/errors.svg  e_n and s_n over time with contact intervals shaded
+//   DIR/evaluations.csv every simulation, a row each as it completes
 // and prints the error table. Progress goes to stderr.
 #include <cmath>
 #include <cstdio>
@@ -39,9 +40,10 @@ const char* kUsage =
     "spread, the objective's noise, can exceed 5 %, and the intervals then cover every sample\n"
     "within twice the noise of the minimum (a lower point within it is reported, not profiled\n"
     "again). Writes DIR/fit.json, DIR/frames.csv (e_n, s_n per frame), DIR/markers.csv\n"
-    "(simulated and recorded markers) and DIR/errors.svg (e_n, s_n over time, contact shaded)\n"
-    "and prints the error table. Exit code 0 on success, 1 when the simulations failed, 2 for\n"
-    "bad input.\n\n"
+    "(simulated and recorded markers), DIR/errors.svg (e_n, s_n over time, contact shaded) and\n"
+    "DIR/evaluations.csv (every simulation, a row each as it completes: what an interrupted fit\n"
+    "keeps), and prints the error table. Exit code 0 on success, 1 when the simulations failed,\n"
+    "2 for bad input.\n\n"
     "options";
 
 // The parameter values of the truth file (fixed parameters and any it leaves out at the fit's
@@ -228,6 +230,10 @@ int run_fit_command(int argc, char** argv) {
               << " fitted parameters\n";
   }
   const fitting::RecordingObjective objective(*setup, scenario.parameters);
+  // An earlier fit's results in the same folder are written again at the end; until then (and
+  // for good if this fit fails or is interrupted) they would pass for this fit's.
+  for (const char* name : {"fit.json", "frames.csv", "markers.csv", "errors.svg"})
+    std::filesystem::remove(std::filesystem::path(out_dir) / name, ec);
   // Every simulation, written as it completes: what an interrupted fit keeps.
   const std::filesystem::path log_path = std::filesystem::path(out_dir) / "evaluations.csv";
   std::ofstream evaluation_log(log_path);
@@ -312,6 +318,13 @@ int run_fit_command(int argc, char** argv) {
   if (!fit.best.ok) {
     std::cerr << "clothfit fit: the run at the optimum failed: " << fit.best.message << "\n";
     return kExitFailedRun;
+  }
+  if (fit.best.unconverged_steps > 0) {
+    // The optimum stands (exit 0), but its run left steps at the projection's iteration cap: its
+    // errors are those of a simulation that did not fully meet its own tolerances.
+    std::cerr << "clothfit fit: warning: the run at the optimum left " << fit.best.unconverged_steps
+              << " steps at the iteration cap (the first at " << fit.best.message
+              << "); see unconverged_steps in fit.json and solver.max_iterations\n";
   }
   return kExitOk;
 }

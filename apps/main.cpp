@@ -1,5 +1,6 @@
 // clothfit: validate an inextensible cloth simulator against motion capture and fit its
 // parameters. This file only dispatches to the sub-commands.
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <new>
@@ -35,6 +36,18 @@ constexpr Command kCommands[] = {
      clothfit::apps::run_plot_command},
 };
 
+// What a command printed on standard output is part of its result (a table, a summary): when it
+// could not be written (a full disk), a run that otherwise succeeded failed.
+int check_standard_output(const char* command, int code) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed || code != clothfit::apps::kExitOk)
+    return code;
+  std::cerr << "clothfit " << command
+            << ": writing to standard output failed (disk full?): what it printed is incomplete\n";
+  return clothfit::apps::kExitFailedRun;
+}
+
 void print_usage(std::ostream& out) {
   out << "usage: clothfit <command> [options]\n\ncommands:\n";
   for (const Command& c : kCommands)
@@ -61,7 +74,7 @@ int main(int argc, char** argv) {
     // (memory, or a defect): said in one line, with the failed run's exit code, not an abort. An
     // input error a command let through is still bad input.
     try {
-      return c.run(argc - 1, argv + 1);
+      return check_standard_output(c.name, c.run(argc - 1, argv + 1));
     } catch (const clothfit::InputError& e) {
       std::cerr << "clothfit " << c.name << ": " << e.what() << "\n";
       return clothfit::apps::kExitBadInput;

@@ -415,9 +415,13 @@ int run_plot_command(int argc, char** argv) {
   if (out_path.empty())
     out_path = std::filesystem::path(files[0]).replace_extension(".svg").string();
   std::ofstream out(out_path);
+  if (!out) {  // a missing folder, a folder of that name, no permission: the path is bad input
+    std::cerr << "clothfit plot: cannot open " << out_path << " for writing\n";
+    return kExitBadInput;
+  }
   out << svg << std::flush;  // a full disk shows only at the flush
   if (!out) {
-    std::cerr << "clothfit plot: cannot write " << out_path << "\n";
+    std::cerr << "clothfit plot: writing " << out_path << " failed (disk full?)\n";
     return kExitFailedRun;
   }
   std::cout << "wrote " << out_path << "\n";

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -114,14 +115,19 @@ int run_simulate_command(int argc, char** argv) {
     std::cerr << "clothfit simulate: " << e.what() << "\n";
     return kExitBadInput;
   }
+  std::vector<std::string> mu_names;
   for (const std::string& item : friction) {
     const auto eq = item.find('=');
     char* end = nullptr;
     const std::string name = item.substr(0, eq);
     const double mu = eq == std::string::npos ? -1.0 : std::strtod(item.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq + 1 == item.size() || *end != '\0' || !(mu >= 0.0))
-      return usage_error("simulate",
-                         "--mu: expected NAME=VALUE with VALUE >= 0, found '" + item + "'");
+    if (eq == std::string::npos || eq + 1 == item.size() || *end != '\0' || !(mu >= 0.0) ||
+        !std::isfinite(mu))
+      return usage_error(
+          "simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" + item + "'");
+    if (std::find(mu_names.begin(), mu_names.end(), name) != mu_names.end())
+      return usage_error("simulate", "--mu: '" + name + "' is given more than once");
+    mu_names.push_back(name);
     bool found = false;
     std::string names;
     for (auto& obstacle : scenario.model.obstacles) {
@@ -149,6 +155,11 @@ int run_simulate_command(int argc, char** argv) {
     std::cerr << "clothfit simulate: cannot write into '" << out_dir << "'\n";
     return kExitBadInput;
   }
+  // An earlier run's summary.json (written last) or iterations.csv (this run may not write one)
+  // would sit beside this run's files as if they were its own.
+  std::filesystem::remove(out / "summary.json", ec);
+  if (!write_iterations)
+    std::filesystem::remove(out / "iterations.csv", ec);
   trajectory << "frame,time,node,x,y,z\n";
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"

@@ -1,6 +1,7 @@
 // clothfit synth SCENARIO.json --truth alpha=…,delta=…[,mu.NAME=…] --out TAKE.csv: a synthetic
 // recording of the scenario's "synth" motion made with known parameters on a finer mesh, written
 // as a Motive CSV 1.23 export (y up, millimetres) plus TAKE.truth.json.
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -51,6 +52,34 @@ int run_synth_command(int argc, char** argv) {
     truth_path = (p.parent_path() / (p.stem().string() + ".truth.json")).string();
   }
   std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
+  // Both files are checked before the recording is made (minutes of simulation): one path for
+  // both, or a folder that does not exist, is bad input, not a run that fails at its end.
+  {
+    std::error_code ec;
+    const auto resolved = [](const std::string& path) {
+      std::error_code failed;
+      const std::filesystem::path p = std::filesystem::weakly_canonical(path, failed);
+      return failed ? std::filesystem::absolute(path, failed).lexically_normal() : p;
+    };
+    if (resolved(out_path) == resolved(truth_path))
+      return usage_error("synth", "--out and --truth-out name the same file, '" + out_path + "'");
+    for (const std::string& path : {out_path, truth_path}) {
+      const std::filesystem::path file(path);
+      const std::filesystem::path folder =
+          file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+      std::string problem;
+      if (!std::filesystem::is_directory(folder, ec))
+        problem = "its folder '" + folder.string() + "' does not exist";
+      else if (std::filesystem::is_directory(file, ec))
+        problem = "it is a folder";
+      else if (::access(folder.c_str(), W_OK) != 0)
+        problem = "its folder '" + folder.string() + "' is not writable";
+      if (!problem.empty()) {
+        std::cerr << "clothfit synth: cannot write '" << path << "': " << problem << "\n";
+        return kExitBadInput;
+      }
+    }
+  }
 
   fitting::RecordingScenario scenario;
   fitting::SynthSettings settings;

@@ -80,9 +80,13 @@ int run_table_command(int argc, char** argv) {
     return kExitOk;
   }
   std::ofstream out(out_path);
+  if (!out) {  // a missing folder, a folder of that name, no permission: the path is bad input
+    std::cerr << "clothfit table: cannot open " << out_path << " for writing\n";
+    return kExitBadInput;
+  }
   out << text << std::flush;  // a full disk shows only at the flush
   if (!out) {
-    std::cerr << "clothfit table: cannot write " << out_path << "\n";
+    std::cerr << "clothfit table: writing " << out_path << " failed (disk full?)\n";
     return kExitFailedRun;
   }
   return kExitOk;

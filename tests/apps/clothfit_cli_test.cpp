@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -112,6 +113,14 @@ TEST(ClothfitCli, SimulateWritesOneRowPerIterationWhenAsked) {
                        " --duration 0.1 --quiet --iterations");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("iterations.csv"), std::string::npos) << r.output;
+  // A later run without --iterations into the same folder leaves no iterations.csv of this one
+  // beside its own files.
+  const auto rerun = scratch("simulate_iterations_rerun");
+  std::filesystem::copy(out / "iterations.csv", rerun / "iterations.csv");
+  ASSERT_EQ(run("simulate " + scenario + " --out " + rerun.string() + " --duration 0.02 --quiet")
+                .exit_code,
+            0);
+  EXPECT_FALSE(std::filesystem::exists(rerun / "iterations.csv"));
   // As many rows as the steps' iterations, each numbered within its step.
   std::ifstream steps(out / "steps.csv");
   std::string line;
@@ -172,14 +181,21 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
       run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=-1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_NE(negative.output.find("--mu"), std::string::npos) << negative.output;
-  for (const char* bad : {"cylinder=", "cylinder", "cylinder=0.2x", "cylinder=nan"}) {
+  for (const char* bad :
+       {"cylinder=", "cylinder", "cylinder=0.2x", "cylinder=nan", "cylinder=inf"}) {
     const Result r = run("simulate " + scenario + " --out " + out.string() + " --mu " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
-    EXPECT_NE(r.output.find("--mu: expected NAME=VALUE with VALUE >= 0, found '" +
+    EXPECT_NE(r.output.find("--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" +
                             std::string(bad) + "'"),
               std::string::npos)
         << r.output;
   }
+  // Given twice, the last one used to win silently.
+  const Result twice = run("simulate " + scenario + " --out " + out.string() +
+                           " --mu cylinder=0.2 --mu floor=0.1 --mu cylinder=0.9");
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("--mu: 'cylinder' is given more than once"), std::string::npos)
+      << twice.output;
 }
 
 // Where contacts slide at a corner of their friction box, the run says so (README "Friction").
@@ -344,12 +360,14 @@ TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
   EXPECT_EQ(sweep.exit_code, 1) << sweep.output;
   EXPECT_NE(sweep.output.find("sweep.csv failed"), std::string::npos) << sweep.output;
 
-  full(dir / "fit/frames.csv");
+  // The log of every simulation (the fit's results are removed when it starts: an earlier fit's).
+  full(dir / "fit/evaluations.csv");
   const Result fit =
       run("fit " + recording + " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
           (dir / "fit").string());
   EXPECT_EQ(fit.exit_code, 1) << fit.output;
-  EXPECT_NE(fit.output.find("cannot write " + (dir / "fit/frames.csv").string()), std::string::npos)
+  EXPECT_NE(fit.output.find("cannot write " + (dir / "fit/evaluations.csv").string()),
+            std::string::npos)
       << fit.output;
 
   // synth writes through TAKE.truth.json.partial and a rename.
@@ -371,11 +389,78 @@ TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
   const Result plot =
       run("plot " + (dir / "points.csv").string() + " --out " + full(dir / "plot.svg"));
   EXPECT_EQ(plot.exit_code, 1) << plot.output;
-  EXPECT_NE(plot.output.find("cannot write"), std::string::npos) << plot.output;
+  EXPECT_NE(plot.output.find("failed (disk full?)"), std::string::npos) << plot.output;
+  ASSERT_EQ(
+      run("fit " + recording + " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+          (dir / "fit_ok").string())
+          .exit_code,
+      0);
   const Result table =
-      run("table " + (dir / "fit/fit.json").string() + " --out " + full(dir / "table.md"));
+      run("table " + (dir / "fit_ok/fit.json").string() + " --out " + full(dir / "table.md"));
   EXPECT_EQ(table.exit_code, 1) << table.output;
-  EXPECT_NE(table.output.find("cannot write"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("failed (disk full?)"), std::string::npos) << table.output;
+}
+
+// What a command prints on standard output is part of its result: a summary or a table that
+// could not be written fails the command (it exited 0 with no message).
+TEST(ClothfitCli, StandardOutputThatCannotBeWrittenFailsTheCommand) {
+  if (!std::filesystem::exists("/dev/full"))
+    GTEST_SKIP() << "no /dev/full on this system";
+  const auto dir = scratch("full_stdout");
+  const std::string hanging = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  // stdout to /dev/full, stderr to the pipe the test reads.
+  const Result r = testing::run_clothfit("simulate " + hanging + " --duration 0.02 --quiet --out " +
+                                         (dir / "out").string() + " 2>&1 >/dev/full; true");
+  EXPECT_NE(r.output.find("clothfit simulate: writing to standard output failed"),
+            std::string::npos)
+      << r.output;
+  const Result code =
+      testing::run_clothfit("simulate " + hanging + " --duration 0.02 --quiet --out " +
+                            (dir / "out").string() + " >/dev/full 2>/dev/null; echo exit=$?; true");
+  EXPECT_NE(code.output.find("exit=1"), std::string::npos) << code.output;
+}
+
+// An output path that cannot be opened at all (its folder missing, a folder of that name) is bad
+// input, said before any work; synth's two outputs must be two files.
+TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
+  const auto dir = scratch("bad_output_path");
+  std::ofstream(dir / "points.csv")
+      << "alpha,objective,mean_error_m,mean_spread_m,status\n0.2,1.5,0.01,0.002,ok\n";
+  const Result plot = run("plot " + (dir / "points.csv").string() + " --out " +
+                          (dir / "missing/plot.svg").string());
+  EXPECT_EQ(plot.exit_code, 2) << plot.output;
+  EXPECT_NE(plot.output.find("clothfit plot: cannot open " + (dir / "missing/plot.svg").string() +
+                             " for writing"),
+            std::string::npos)
+      << plot.output;
+  const Result plot_to_folder =
+      run("plot " + (dir / "points.csv").string() + " --out " + dir.string());
+  EXPECT_EQ(plot_to_folder.exit_code, 2) << plot_to_folder.output;
+
+  std::ofstream(dir / "synth.json") << R"({"recording": "take.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 2, "columns": 2, "markers": [["A1", "A2"], ["B1", "B2"]]},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08},
+    "synth": {"duration": 0.05, "settle": 0.05, "motion": {"kind": "keyframes", "held": {
+      "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
+  const std::string synth = "synth " + (dir / "synth.json").string() + " --truth alpha=0.2 --out ";
+  const Result same =
+      run(synth + (dir / "t.csv").string() + " --truth-out " + (dir / "sub/../t.csv").string());
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_NE(same.output.find("--out and --truth-out name the same file"), std::string::npos)
+      << same.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+  const Result missing = run(synth + (dir / "missing/t.csv").string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(
+      missing.output.find("cannot write '" + (dir / "missing/t.csv").string() + "': its folder '" +
+                          (dir / "missing").string() + "' does not exist"),
+      std::string::npos)
+      << missing.output;
+  std::filesystem::create_directories(dir / "folder.csv");
+  const Result folder = run(synth + (dir / "folder.csv").string());
+  EXPECT_EQ(folder.exit_code, 2) << folder.output;
+  EXPECT_NE(folder.output.find("it is a folder"), std::string::npos) << folder.output;
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
@@ -545,6 +630,10 @@ TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   const auto dir = scratch("fit_interrupt");
   const std::string recording =
       (testing::source_dir() / "datasets/recordings/polyester_hitting.json").string();
+  // An earlier fit's results in the folder: they must not stay beside this fit's evaluations.
+  std::filesystem::create_directories(dir / "out");
+  for (const char* name : {"fit.json", "frames.csv", "markers.csv", "errors.svg"})
+    std::ofstream(dir / "out" / name) << "an earlier fit's\n";
   const Result r = testing::run_clothfit_interrupted(
       "fit " + recording + " --quiet --out " + (dir / "out").string(),
       [&dir](const std::string&) { return testing::has_lines(dir / "out/evaluations.csv", 2); });
@@ -552,7 +641,8 @@ TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   EXPECT_NE(r.output.find("clothfit fit: interrupted (Ctrl-C or SIGTERM) after "),
             std::string::npos)
       << r.output;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out/fit.json"));
+  for (const char* name : {"fit.json", "frames.csv", "markers.csv", "errors.svg"})
+    EXPECT_FALSE(std::filesystem::exists(dir / "out" / name)) << name;
   std::ifstream log(dir / "out/evaluations.csv");
   std::string header;
   ASSERT_TRUE(std::getline(log, header));
@@ -561,6 +651,31 @@ TEST(ClothfitCli, AnInterruptedFitKeepsItsEvaluationsAndWritesNoResult) {
   for (std::string line; std::getline(log, line);)
     ++rows;
   EXPECT_GT(rows, 0);  // the runs made before the signal
+}
+
+// A fit whose optimum's run left steps at the iteration cap still succeeds, but says so (only
+// fit.json counted them).
+TEST(ClothfitCli, FitWarnsWhenItsOptimumLeftStepsAtTheIterationCap) {
+  const auto dir = scratch("fit_iteration_cap");
+  const std::string scenario = write_flat_sheet_recording(dir, "flat", false);
+  std::string text;
+  {
+    std::ifstream in(scenario);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string capped = (dir / "capped.json").string();
+  std::ofstream(capped) << text.substr(0, text.rfind('}'))
+                        << R"(, "solver": {"max_iterations": 1}})";
+  const std::string options = " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out ";
+  const Result r = run("fit " + capped + options + (dir / "capped").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("clothfit fit: warning: the run at the optimum left "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(" steps at the iteration cap (the first at frame "), std::string::npos)
+      << r.output;
+  const Result plain = run("fit " + scenario + options + (dir / "plain").string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("iteration cap"), std::string::npos) << plain.output;
 }
 
 // A command missing any one of its required inputs says what it needs (exit 2) before reading
