@@ -146,8 +146,9 @@ int run_fit_command(int argc, char** argv) {
       "threads,j", po::value(&threads),
       "simulations run in parallel (0: all cores); default: the scenario's fit.threads, else all "
       "cores")("grid", po::value(&grid),
-               "grid points per fitted parameter (at most 100000 simulations in all); default: "
-               "fit.grid, else 5 (≤ 2 parameters) or 4")(
+               "grid points per fitted parameter, also those with their own \"grid\" (at most "
+               "100000 simulations in all); default: each parameter's \"grid\", else fit.grid, "
+               "else 5 (≤ 2 parameters) or 4")(
       "refine-iterations", po::value(&refine),
       "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
       "(20)")(
@@ -208,8 +209,10 @@ int run_fit_command(int argc, char** argv) {
   fitting::FitOptions fit_options = fitting::fit_options_from(scenario.fit, progress);
   if (threads >= 0)
     fit_options.threads = threads;
-  if (grid > 0)
+  if (grid > 0) {  // the command line wins over fit.grid and every parameter's own "grid"
     fit_options.grid_points = grid;
+    fit_options.grid_points_for_all = true;
+  }
   if (refine >= 0)
     fit_options.refinement.max_iterations = refine;
   if (noise_replicas >= 0)

@@ -29,7 +29,10 @@ std::vector<GridAxis> fit_grid_axes(const ModelParameters& parameters, const Fit
   for (int i : fitted) {
     const ParameterSpec& s = parameters.specs()[static_cast<std::size_t>(i)];
     axes.push_back(
-        {i, linspace(s.lower, s.upper, s.grid_points > 0 ? s.grid_points : default_points)});
+        {i, linspace(s.lower, s.upper,
+                     s.grid_points > 0 && !(options.grid_points_for_all && options.grid_points > 0)
+                         ? s.grid_points
+                         : default_points)});
   }
   return axes;
 }

@@ -20,7 +20,9 @@ namespace clothfit::fitting {
 struct FitOptions {
   int grid_points = 0;  // per fitted parameter (a parameter's own "grid" wins); 0: 5 for ≤ 2
                         // fitted parameters, 4 for more
-  int threads = 0;      // 0: all hardware threads
+  // grid_points for every fitted parameter, its own "grid" too (the command line's --grid).
+  bool grid_points_for_all = false;
+  int threads = 0;  // 0: all hardware threads
   RefinementOptions refinement;
   double profile_tolerance = 0.05;
   // Perturbed replicas of the refined optimum's run (and of the final one when a profile moved it
@@ -46,7 +48,8 @@ void write_evaluation_log_row(std::ostream& out, const std::string& stage,
 FitOptions fit_options_from(const FitSettings& settings, std::ostream* progress);
 
 // The grid search's axes: each fitted parameter's bounds at its own "grid" points, or at
-// options.grid_points, or the default (FitOptions::grid_points).
+// options.grid_points, or the default (FitOptions::grid_points); at options.grid_points for every
+// parameter with options.grid_points_for_all.
 std::vector<GridAxis> fit_grid_axes(const ModelParameters& parameters, const FitOptions& options);
 
 struct FitResult {

@@ -678,6 +678,32 @@ TEST(ClothfitCli, FitWarnsWhenItsOptimumLeftStepsAtTheIterationCap) {
   EXPECT_EQ(plain.output.find("iteration cap"), std::string::npos) << plain.output;
 }
 
+// --grid sets the grid of every fitted parameter, also one with its own "grid" (it used to be
+// ignored for those).
+TEST(ClothfitCli, FitGridOptionWinsOverAParametersOwnGrid) {
+  const auto dir = scratch("fit_grid_option");
+  std::string text;
+  {
+    std::ifstream in(write_flat_sheet_recording(dir, "flat", false));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string own = R"("alpha": {"min": 0.1, "max": 1, "grid": 3})";
+  const auto at = text.find(R"("alpha": {"min": 0.1, "max": 1})");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, std::string(R"("alpha": {"min": 0.1, "max": 1})").size(), own);
+  std::ofstream(dir / "own_grid.json") << text;
+  const auto grid_evaluations = [&](const std::string& option, const std::string& name) {
+    const Result r =
+        run("fit " + (dir / "own_grid.json").string() + option +
+            " --refine-iterations 0 --noise-replicas 0 --quiet --out " + (dir / name).string());
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream in(dir / name / "fit.json");
+    return nlohmann::json::parse(in).at("grid_evaluations").get<int>();
+  };
+  EXPECT_EQ(grid_evaluations("", "own"), 3);
+  EXPECT_EQ(grid_evaluations(" --grid 2", "option"), 2);
+}
+
 // A command missing any one of its required inputs says what it needs (exit 2) before reading
 // anything.
 TEST(ClothfitCli, ACommandMissingAnInputSaysWhatItNeeds) {
