@@ -70,41 +70,8 @@ std::string join(const std::vector<std::string>& fields) {
   return s;
 }
 
-CsvFile read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw InputError({path, 0, 0, ""}, "cannot open file for reading");
-  CsvFile csv;
-  csv.path = path;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (line.empty())
-      continue;
-    std::vector<std::string> fields = split(line);
-    if (csv.header.empty()) {
-      csv.header = std::move(fields);
-      continue;
-    }
-    if (fields.size() != csv.header.size())
-      throw InputError({path, number, 0, ""},
-                       "expected " + std::to_string(csv.header.size()) +
-                           " comma-separated fields as in the header, found " +
-                           std::to_string(fields.size()));
-    csv.rows.push_back(std::move(fields));
-    csv.lines.push_back(number);
-  }
-  if (csv.header.empty())
-    throw InputError({path, 1, 0, ""}, "expected a header line, found an empty file");
-  if (csv.rows.empty())
-    throw InputError({path, number + 1, 0, ""}, "expected data rows after the header");
-  return csv;
-}
-
-// Field `column` of row `row` as a number; empty and "nan" give NaN when allow_nan.
+// Field `column` of row `row` as a finite number; empty and "nan" (a failed point, a frame
+// without visible markers) give NaN when allow_nan.
 double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allow_nan) {
   const std::string& text = csv.rows[row][column];
   const InputLocation where{csv.path, csv.lines[row], static_cast<int>(column) + 1,
@@ -118,8 +85,9 @@ double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allo
   const double v = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0')
     throw InputError(where, "expected a number, found '" + text + "'");
-  if (!allow_nan && !std::isfinite(v))
-    throw InputError(where, "expected a finite number, found '" + text + "'");
+  if (!std::isfinite(v))
+    throw InputError(where, std::string("expected a finite number") +
+                                (allow_nan ? " or an empty field" : "") + ", found '" + text + "'");
   return v;
 }
 
@@ -148,6 +116,43 @@ std::size_t sweep_parameters(const CsvFile& csv) {
                    "expected the header of a frames CSV (" + join(kFramesColumns) +
                        ") or of a sweep CSV (PARAMETER[,PARAMETER]," + join(kSweepTail) +
                        "), found '" + join(csv.header) + "'");
+}
+
+CsvFile read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError({path, 0, 0, ""}, "cannot open file for reading");
+  CsvFile csv;
+  csv.path = path;
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.empty())
+      continue;
+    std::vector<std::string> fields = split(line);
+    if (csv.header.empty()) {
+      csv.header = std::move(fields);
+      // Another kind of CSV (a Motive export, say) is told by its header, not by a row of it.
+      if (!is_frames(csv) && sweep_parameters(csv) == 0)
+        unknown_header(csv);
+      continue;
+    }
+    if (fields.size() != csv.header.size())
+      throw InputError({path, number, 0, ""},
+                       "expected " + std::to_string(csv.header.size()) +
+                           " comma-separated fields as in the header, found " +
+                           std::to_string(fields.size()));
+    csv.rows.push_back(std::move(fields));
+    csv.lines.push_back(number);
+  }
+  if (csv.header.empty())
+    throw InputError({path, 1, 0, ""}, "expected a header line, found an empty file");
+  if (csv.rows.empty())
+    throw InputError({path, number + 1, 0, ""}, "expected data rows after the header");
+  return csv;
 }
 
 std::string parameter_label(const std::string& name) {
@@ -182,9 +187,13 @@ Sweep read_sweep(const CsvFile& csv) {
     for (std::size_t p = 0; p < k; ++p)
       s.values[p].push_back(number(csv, r, p, false));
     // A status other than "ok" with numbers (e.g. "iteration_cap") still has a usable error;
-    // failed points have empty or nan fields and are drawn as gaps / grey cells.
+    // failed and pending points have empty or nan fields and are drawn as gaps / grey cells. A
+    // point that ran ("ok", "iteration_cap") has its ē (the objective may be left out: the
+    // optimum is then the smallest ē).
+    const std::string& status = csv.rows[r][k + kSweepTail.size() - 1];
+    const bool ran = status == "ok" || status == "iteration_cap";
     s.objective.push_back(number(csv, r, k, true));
-    s.mean_error_m.push_back(number(csv, r, k + 1, true));
+    s.mean_error_m.push_back(number(csv, r, k + 1, !ran));
   }
   return s;
 }
@@ -386,9 +395,19 @@ int run_plot_command(int argc, char** argv) {
                            "a frames CSV is plotted on its own; several files must all be "
                            "one-parameter sweep CSVs");
         sweeps.push_back(read_sweep(csv));
-        if (!best_row(sweeps.back()))
-          std::cerr << "clothfit plot: warning: " << csv.path
-                    << ": no point has an error (every one failed); the plot shows none\n";
+        if (!best_row(sweeps.back())) {
+          // An interrupted sweep saves the points it did not run as "pending".
+          const std::size_t status = sweeps.back().names.size() + kSweepTail.size() - 1;
+          const auto pending =
+              std::count_if(csv.rows.begin(), csv.rows.end(),
+                            [&](const auto& row) { return row[status] == "pending"; });
+          std::cerr << "clothfit plot: warning: " << csv.path << ": no point has an error ("
+                    << (pending == 0
+                            ? std::string("every one failed")
+                            : std::to_string(pending) + " of " + std::to_string(csv.rows.size()) +
+                                  " pending: an interrupted sweep")
+                    << "); the plot shows none\n";
+        }
         if (csvs.size() > 1 && sweeps.back().names.size() != 1)
           throw InputError({csv.path, 1, 0, ""},
                            "several files must all be one-parameter sweep CSVs, this one "

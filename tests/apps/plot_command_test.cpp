@@ -175,6 +175,24 @@ TEST(PlotCommand, ASweepWithoutAnyErrorIsPlottedWithAWarning) {
       << r.output;
   const Result fine = run("plot " + write(dir / "ok.csv", kSweep1));
   EXPECT_EQ(fine.output.find("warning"), std::string::npos) << fine.output;
+  // An interrupted sweep's points not yet run are pending, not failed.
+  const std::string pending =
+      write(dir / "pending.csv",
+            "alpha,objective,mean_error_m,mean_spread_m,status\n0.1,,,,pending\n"
+            "0.2,,,,pending\n0.3,,,,failed\n");
+  const Result p = run("plot " + pending);
+  EXPECT_EQ(p.exit_code, 0) << p.output;
+  EXPECT_NE(p.output.find("no point has an error (2 of 3 pending: an interrupted sweep)"),
+            std::string::npos)
+      << p.output;
+  // A point that ran has its ē.
+  const Result ran =
+      run("plot " + write(dir / "ran.csv",
+                          "alpha,objective,mean_error_m,mean_spread_m,status\n0.1,,nan,nan,ok\n"));
+  EXPECT_EQ(ran.exit_code, 2) << ran.output;
+  EXPECT_NE(ran.output.find("ran.csv:2:3: mean_error_m: expected a number, found 'nan'"),
+            std::string::npos)
+      << ran.output;
 }
 
 TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
@@ -292,6 +310,12 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
   EXPECT_EQ(header.exit_code, 2);
   EXPECT_NE(header.output.find("h.csv:1"), std::string::npos) << header.output;
   EXPECT_NE(header.output.find("expected the header of a frames CSV"), std::string::npos);
+  // Another kind of CSV is told by its header, not by a row of another length (a Motive export
+  // was refused for its second line's field count).
+  const Result other = run("plot " + write(dir / "o.csv", "a,b\n1,2,3,4,5\n"));
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.output.find("o.csv:1: expected the header of a frames CSV"), std::string::npos)
+      << other.output;
 
   std::string frames = kFrames;
   frames += "5,0.05,oops,0.01,20,0\n";
@@ -308,7 +332,11 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
         std::tuple{"i.csv", "5,inf,0.01,0.01,20,0",
                    "i.csv:7:2: time_s: expected a finite number, found 'inf'"},
         std::tuple{"cn.csv", "5,0.05,,nan,0,nan",
-                   "cn.csv:7:6: contact: expected a number, found 'nan'"}}) {
+                   "cn.csv:7:6: contact: expected a number, found 'nan'"},
+        // A missing error is empty or nan; inf is not an error of any frame (it was dropped).
+        std::tuple{
+            "ei.csv", "5,0.05,inf,0.01,20,0",
+            "ei.csv:7:3: error_m: expected a finite number or an empty field, found 'inf'"}}) {
     const Result r = run("plot " + write(dir / file, kFrames + std::string(row) + "\n"));
     EXPECT_EQ(r.exit_code, 2) << file;
     EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
