@@ -373,7 +373,8 @@ int run_plot_command(int argc, char** argv) {
     if (eq == std::string::npos || eq == 0 || end == t.c_str() + eq + 1 || *end != '\0' ||
         !std::isfinite(v))
       return usage_error("plot", "--truth expects NAME=VALUE, e.g. mu.table=0.3, not '" + t + "'");
-    truth[t.substr(0, eq)] = v;
+    if (!truth.emplace(t.substr(0, eq), v).second)
+      return usage_error("plot", "--truth: '" + t.substr(0, eq) + "' is given more than once");
   }
 
   std::string svg;
@@ -386,6 +387,10 @@ int run_plot_command(int argc, char** argv) {
         unknown_header(csv);
     }
     if (csvs.size() == 1 && is_frames(csvs[0])) {
+      if (!truth.empty())
+        return usage_error("plot",
+                           "--truth marks a parameter's true value in a sweep's plot; a "
+                           "frames CSV has no parameter axis");
       svg = frames_plot(csvs[0], title);
     } else {
       std::vector<Sweep> sweeps;

@@ -97,8 +97,15 @@ int run_sweep_command(int argc, char** argv) {
             base[i] = parameters.object(name).number("value", Range::non_negative());
         }
       }
-      if (!at.empty())
+      if (!at.empty()) {
         base = fitting::parse_parameter_values(at, scenario.parameters, base);
+        for (const fitting::GridAxis& axis : axes) {  // --vary sets these at every point
+          const std::string& name =
+              scenario.parameters.specs()[static_cast<std::size_t>(axis.parameter)].name;
+          if (("," + at).find("," + name + "=") != std::string::npos)
+            throw std::invalid_argument("--at sets " + name + ", which --vary varies");
+        }
+      }
       const mocap::Take take = fitting::load_take(scenario);
       setup = fitting::build_recording_setup(scenario, take);
       if (const std::string warning = fitting::initial_state_warning(*setup); !warning.empty())

@@ -65,6 +65,7 @@ std::vector<double> parse_parameter_values(const std::string& text,
                                            std::vector<double> base) {
   std::stringstream in(text);
   std::string item;
+  std::vector<int> given;
   while (std::getline(in, item, ',')) {
     const auto eq = item.find('=');
     if (eq == std::string::npos)
@@ -73,6 +74,9 @@ std::vector<double> parse_parameter_values(const std::string& text,
     const int index = parameters.find(name);
     if (index < 0)
       throw std::invalid_argument("unknown parameter '" + name + "'");
+    if (std::find(given.begin(), given.end(), index) != given.end())
+      throw std::invalid_argument("'" + name + "' is given more than once");
+    given.push_back(index);
     const double v = parse_number(item.substr(eq + 1), name);
     if (v < 0)
       throw std::invalid_argument("expected a value ≥ 0 for " + name);

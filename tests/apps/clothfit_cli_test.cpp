@@ -257,6 +257,23 @@ TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
   }
 }
 
+// --at may not set a parameter that --vary varies (it was ignored), nor one twice.
+TEST(ClothfitCli, SweepRefusesAtValuesItWouldIgnore) {
+  const auto dir = scratch("sweep_at");
+  const std::string scenario = write_flat_sheet_recording(dir, "flat", false);
+  const std::string sweep = "sweep " + scenario + " --vary alpha=0.2:0.3:0.1 --quiet --out " +
+                            (dir / "out").string() + " --at ";
+  const Result varied = run(sweep + "delta=0.08,alpha=0.5");
+  EXPECT_EQ(varied.exit_code, 2) << varied.output;
+  EXPECT_NE(varied.output.find("--at sets alpha, which --vary varies"), std::string::npos)
+      << varied.output;
+  const Result twice = run(sweep + "delta=0.08,delta=0.1");
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("'delta' is given more than once"), std::string::npos)
+      << twice.output;
+  EXPECT_EQ(run(sweep + "delta=0.08").exit_code, 0);
+}
+
 // fit writes evaluations.csv, a row per simulation as it completes: as many rows as fit.json
 // counts evaluations, every stage of the search named.
 TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {

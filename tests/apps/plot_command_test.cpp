@@ -75,6 +75,11 @@ TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
   EXPECT_EQ(count(svg, "fill=\"#fff3b0\""), 3);
   EXPECT_NE(svg.find("mean ē = 2.00 cm"), std::string::npos);
   EXPECT_NE(svg.find("time (s)"), std::string::npos);
+  // --truth marks a parameter in a sweep; a frames CSV has none (it was ignored).
+  const Result truth = run("plot " + csv + " --truth alpha=0.2");
+  EXPECT_EQ(truth.exit_code, 2) << truth.output;
+  EXPECT_NE(truth.output.find("a frames CSV has no parameter axis"), std::string::npos)
+      << truth.output;
 }
 
 // A frame's contact flag says that something touched the cloth in the steps since the frame
@@ -141,6 +146,11 @@ TEST(PlotCommand, OneParameterSweepGivesALineWithOptimumAndTruth) {
   const Result r =
       run("plot " + csv + " --out " + (dir / "mu.svg").string() + " --truth mu.table=0.25");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Result twice = run("plot " + csv + " --out " + (dir / "mu.svg").string() +
+                           " --truth mu.table=0.25 --truth mu.table=0.3");
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("--truth: 'mu.table' is given more than once"), std::string::npos)
+      << twice.output;
   const std::string svg = read(dir / "mu.svg");
   EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
   EXPECT_NE(svg.find(">truth 0.25</text>"), std::string::npos);

@@ -85,6 +85,9 @@ TEST(ParameterValues, OverridesNamedValuesOnly) {
   EXPECT_EQ(v, (std::vector<double>{0.5, 0.1, 0.4}));
   EXPECT_THROW(parse_parameter_values("delta=-1", p, v), std::invalid_argument);
   EXPECT_THROW(parse_parameter_values("delta", p, v), std::invalid_argument);
+  // A parameter given twice is refused (the last value won silently).
+  EXPECT_THROW(parse_parameter_values("delta=0.1,mu.table=0.4,delta=0.2", p, v),
+               std::invalid_argument);
 }
 
 }  // namespace
