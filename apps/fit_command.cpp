@@ -163,7 +163,7 @@ int run_fit_command(int argc, char** argv) {
     return *code;
   if (scenario_path.empty() || out_dir.empty())
     return usage_error("fit", "needs a scenario file and --out DIR");
-  if (auto code = check_option_range("fit", vm, "threads", threads, 0, {}, "0: all cores"))
+  if (auto code = check_option_range("fit", vm, "threads", threads, 0, 1024, "0: all cores"))
     return *code;
   if (auto code = check_option_range("fit", vm, "grid", grid, 2,
                                      static_cast<long>(fitting::kMaxGridPoints)))

@@ -64,7 +64,7 @@ int run_sweep_command(int argc, char** argv) {
     return usage_error("sweep", "needs a scenario file, --vary and --out DIR");
   if (vary.size() > 2)
     return usage_error("sweep", "at most two --vary parameters (a line or a heat map)");
-  if (auto code = check_option_range("sweep", vm, "threads", threads, 0, {}, "0: all cores"))
+  if (auto code = check_option_range("sweep", vm, "threads", threads, 0, 1024, "0: all cores"))
     return *code;
   if (auto code = check_option_range("sweep", vm, "replicas", replicas, 1, 1000))
     return *code;

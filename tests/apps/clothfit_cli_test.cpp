@@ -756,9 +756,13 @@ TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
   const std::string scenario = " /nonexistent/scenario.json --out /nonexistent/out --quiet";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"sweep --vary alpha=0.1:0.2:0.1 --threads -3",
-       "--threads expects a whole number >= 0 (0: all cores), found -3"},
+       "--threads expects a whole number from 0 to 1024 (0: all cores), found -3"},
+      // As many threads as simulations were started: 100000 ran out of them.
+      {"sweep --vary alpha=0.1:0.2:0.1 --threads 100000",
+       "--threads expects a whole number from 0 to 1024 (0: all cores), found 100000"},
+      {"fit --threads 1025", "--threads expects a whole number from 0 to 1024"},
       {"sweep --vary alpha=0.1:0.2:0.1 --replicas 0", "--replicas expects a whole number from 1"},
-      {"fit --threads -1", "--threads expects a whole number >= 0"},
+      {"fit --threads -1", "--threads expects a whole number from 0 to 1024"},
       {"fit --grid 1", "--grid expects a whole number from 2 to 100000, found 1"},
       {"fit --refine-iterations -2", "--refine-iterations expects a whole number >= 0"},
       {"fit --noise-replicas 5000", "--noise-replicas expects a whole number from 0 to 1000"},
