@@ -17,13 +17,19 @@ namespace clothfit::fitting {
 
 enum class ParameterKind { kDamping, kVirtualDensity, kFriction };
 
+// Largest fit bound ("min", "max") a scenario may give: 10^5 times the largest physical α, δ or μ
+// (O(0.01–10)), and far below where the grid search's arithmetic overflows ((max − min) · i for
+// up to kMaxGridPoints = 1e5 points: max = 1e308 gave grid points, evaluations.csv and fit.json
+// intervals of inf).
+inline constexpr double kMaxParameterBound = 1e6;
+
 struct ParameterSpec {
   std::string name;  // "alpha", "delta" or "mu.<obstacle>"
   ParameterKind kind = ParameterKind::kDamping;
   std::string obstacle;  // for kFriction: the obstacle's name
   bool fitted = false;
   double value = 0.0;  // fixed value, or the start of a fit (default: the middle of the bounds)
-  double lower = 0.0;  // bounds of a fitted parameter
+  double lower = 0.0;  // bounds of a fitted parameter, 0 ≤ lower < upper ≤ kMaxParameterBound
   double upper = 0.0;
   int grid_points = 0;  // grid-search points between the bounds; 0: the fit's default
 };

@@ -9,6 +9,7 @@
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/obstacle_json.hpp"
 #include "fitting/parameter_grid.hpp"
+#include "fitting/recording_truth.hpp"
 #include "mocap/motive_csv_reader.hpp"
 
 namespace clothfit::fitting {
@@ -46,7 +47,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
                     "newton_fallback_after", "friction_tolerance"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
-  solver->time_step = o.number("time_step", 0.0, Range::non_negative());
+  // Absent: 0, which build_recording_setup makes the take's frame interval.
+  solver->time_step = o.number("time_step", 0.0, Range::positive());
   solver->constraint_tolerance =
       o.number("constraint_tolerance", solver->constraint_tolerance, Range::positive());
   solver->contact_tolerance =
@@ -65,6 +67,18 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.integer("newton_fallback_after", solver->newton_fallback_after, Range::at_least(0));
   solver->friction_tolerance =
       o.number("friction_tolerance", solver->friction_tolerance, Range::non_negative());
+}
+
+// A fit bound: a finite number from 0 to kMaxParameterBound.
+double parse_bound(const JsonObject& o, const std::string& key) {
+  const double v = o.number(key, Range::non_negative());
+  if (v > kMaxParameterBound) {
+    o.fail(key, "expected a bound of at most " + format_number(kMaxParameterBound) +
+                    " (α, δ and μ are of order 0.01 to 10; the grid search's arithmetic must stay "
+                    "finite), found " +
+                    format_number(v));
+  }
+  return v;
 }
 
 ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& name) {
@@ -86,8 +100,8 @@ ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& n
   const JsonObject o = parameters.object(name);
   o.reject_unknown({"min", "max", "grid", "start"});
   spec.fitted = true;
-  spec.lower = o.number("min", Range::non_negative());
-  spec.upper = o.number("max", Range::non_negative());
+  spec.lower = parse_bound(o, "min");
+  spec.upper = parse_bound(o, "max");
   if (!(spec.upper > spec.lower))
     o.fail("max", "expected a number > min (" + std::to_string(spec.lower) + ")");
   spec.grid_points = o.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));
@@ -236,7 +250,13 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
                          "stick's own markers");
     }
     stick.radius_m = st.number("radius", stick.radius_m, Range::positive());
+    // As in simulation scenarios (core/scenario/scenario.cpp): the stepper has no friction
+    // between the cloth and the stick, and a value it would ignore is refused.
     stick.friction = st.number("friction", stick.friction, Range::non_negative());
+    if (stick.friction != 0.0)
+      st.fail("friction",
+              "friction between the cloth and the stick is not implemented; expected 0, found " +
+                  format_number(stick.friction));
     s.stick = stick;
   }
   if (root.has("solver"))
@@ -296,6 +316,7 @@ int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
 }
 
 mocap::Take load_take(const RecordingScenario& scenario) {
+  read_recording_truth(scenario);
   return mocap::read_motive_csv(scenario.recording_path, scenario.read_options);
 }
 

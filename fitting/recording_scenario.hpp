@@ -31,7 +31,7 @@ struct StickSpec {
   std::string end0_marker;
   std::string end1_marker;
   double radius_m = 0.0075;  // τ0 of the stick
-  double friction = 0.0;     // μ between cloth and stick
+  double friction = 0.0;     // μ between cloth and stick; 0 (the stepper has no stick friction)
 };
 
 struct FitSettings {
@@ -50,7 +50,8 @@ struct RecordingScenario {
   std::string source_path;  // the JSON file
 
   std::string recording_path;  // the take, resolved against the scenario file's folder
-  std::string truth_path;      // optional truth JSON of a synthetic recording (resolved)
+  std::string truth_path;      // optional truth JSON of a synthetic recording (resolved; load_take
+                               // checks it)
   mocap::MotiveCsvReadOptions read_options;
   mocap::GapFillingOptions gap_filling;  // for held markers and stick ends
   // Held markers and stick ends are smoothed by a centred moving average over this many frames
@@ -71,7 +72,8 @@ struct RecordingScenario {
 
   std::vector<std::shared_ptr<const obstacles::Obstacle>> obstacles;
   std::optional<StickSpec> stick;
-  stepper::StepperOptions solver;  // time_step 0: the recording's frame interval
+  // solver.time_step as given (> 0), or 0 when the file gives none: the take's frame interval.
+  stepper::StepperOptions solver;
   ModelParameters parameters;
   FitSettings fit;
   nlohmann::json synth;  // the "synth" object (read by `clothfit synth`), null when absent
@@ -86,7 +88,11 @@ RecordingScenario load_recording_scenario(const std::string& path);
 int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
                      const RecordingScenario& scenario);
 
-// Reads the scenario's take (errors are mocap::MocapInputError naming the take file).
+// Reads the scenario's take (errors are mocap::MocapInputError naming the take file). First checks
+// the scenario's truth file, when it names one (read_recording_truth, recording_truth.hpp; an
+// InputError naming the truth file): like the take it is made after the scenario is written (by
+// `clothfit synth`), so parsing does not read it, and a fit must refuse a bad one before it
+// simulates anything rather than after.
 mocap::Take load_take(const RecordingScenario& scenario);
 
 }  // namespace clothfit::fitting

@@ -1,5 +1,6 @@
 #include "fitting/recording_setup.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -11,7 +12,6 @@
 #include "fitting/initial_state.hpp"
 #include "mocap/gap_filling.hpp"
 #include "mocap/marker_layout.hpp"
-#include "mocap/stick.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -47,6 +47,39 @@ stepper::Trajectory trajectory_of(std::vector<Eigen::Vector3d> positions, double
   return stepper::Trajectory(std::move(times), std::move(positions));
 }
 
+// Marker `marker` of `take` at its frames first … first + frames − 1, its gaps filled linearly by
+// mocap::fill_gaps_linear (and refused as it refuses them: longer than max_gap_frames, at the
+// start or end of the take) — but only the gaps the fit meets: those within these frames or
+// reaching into them. A gap is interpolated between its two visible neighbours, so the filling
+// reaches back to the last visible frame at or before `first` and on to the first visible frame at
+// or after the last one (at most max_gap_frames + 1 frames away, or that gap is too long); a gap
+// elsewhere in the take does not matter to the simulation and is not looked at.
+std::vector<Eigen::Vector3d> filled_positions(const mocap::Take& take, std::size_t marker,
+                                              std::size_t first, std::size_t frames,
+                                              const mocap::GapFillingOptions& options) {
+  const std::size_t last = first + frames - 1;
+  std::size_t from = first;  // last visible frame at or before `first`, else frame 0
+  while (from > 0 && !take.visible(from, marker))
+    --from;
+  std::size_t to = last;  // first visible frame at or after `last`, else the take's last frame
+  while (to + 1 < take.frame_count() && !take.visible(to, marker))
+    ++to;
+  // The marker alone over frames from … to, numbered as in the take (so that errors name the
+  // take's frame numbers).
+  const std::size_t count = to - from + 1;
+  std::vector<double> positions(3 * count);
+  for (std::size_t f = 0; f < count; ++f)
+    Eigen::Vector3d::Map(positions.data() + 3 * f) = take.position(from + f, marker);
+  const mocap::Take part(take.info(), take.frame_rate_hz(), take.frame_number(from), count,
+                         {take.marker(marker)}, std::move(positions));
+  const std::array<std::size_t, 1> only{0};
+  const mocap::FilledMarkers filled = mocap::fill_gaps_linear(part, only, options);
+  std::vector<Eigen::Vector3d> out(frames);
+  for (std::size_t f = 0; f < frames; ++f)
+    out[f] = filled.position(first - from + f, 0);
+  return out;
+}
+
 }  // namespace
 
 RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mocap::Take& take) {
@@ -58,20 +91,32 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
   setup.marker_names = layout.names;
   const std::vector<std::size_t> take_index = mocap::resolve_marker_layout(layout, take);
 
-  if (scenario.first_frame >= static_cast<long>(take.frame_count()))
+  // frames.first and frames.count pick the simulated frames, at least 2 (a frames.count below 2
+  // is refused when the scenario is read; absent, it means every frame from frames.first on).
+  const std::size_t take_frames = take.frame_count();
+  const std::string take_size = "the take has " + std::to_string(take_frames) + " frames";
+  if (take_frames < 2)
+    fail(scenario, "recording",
+         "expected a take of at least 2 frames, found " + std::to_string(take_frames));
+  if (scenario.first_frame >= static_cast<long>(take_frames))
     fail(scenario, "frames.first",
-         "the recording has only " + std::to_string(take.frame_count()) + " frames");
+         "expected a frame of the take, 0 to " + std::to_string(take_frames - 1) + " (" +
+             take_size + "), found " + std::to_string(scenario.first_frame));
   const std::size_t first = static_cast<std::size_t>(scenario.first_frame);
-  std::size_t frames = take.frame_count() - first;
+  std::size_t frames = take_frames - first;
   if (scenario.frame_count > 0) {
     if (static_cast<std::size_t>(scenario.frame_count) > frames)
       fail(scenario, "frames.count",
-           "the recording has only " + std::to_string(frames) + " frames from frame " +
-               std::to_string(first));
+           "expected at most " + std::to_string(frames) + " frames from frames.first (" +
+               std::to_string(first) + "; " + take_size + "), found " +
+               std::to_string(scenario.frame_count));
     frames = static_cast<std::size_t>(scenario.frame_count);
   }
-  if (frames < 2)
-    fail(scenario, "recording", "expected a recording of at least 2 frames");
+  if (frames < 2)  // frames.count absent, frames.first the take's last frame
+    fail(scenario, "frames.first",
+         "expected at most " + std::to_string(take_frames - 2) +
+             ": frames.count (absent: every frame from frames.first on) must be at least 2, and " +
+             take_size + "; found " + std::to_string(first));
   setup.frames = frames;
   setup.frame_interval_s = 1.0 / take.frame_rate_hz();
 
@@ -117,33 +162,39 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
   setup.model.obstacles = scenario.obstacles;
   scenario.parameters.apply(scenario.parameters.start_values(), &setup.model);
 
-  // Held nodes follow their markers, gaps filled linearly.
-  const mocap::FilledMarkers held =
-      mocap::fill_gaps_linear(take, scenario.held_markers, scenario.gap_filling);
-  for (std::size_t h = 0; h < scenario.held_markers.size(); ++h) {
+  // Held nodes follow their markers, gaps filled linearly (within the simulated frames).
+  for (const std::string& name : scenario.held_markers) {
     const auto cell = static_cast<std::size_t>(
-        std::find(layout.names.begin(), layout.names.end(), scenario.held_markers[h]) -
-        layout.names.begin());
-    std::vector<Eigen::Vector3d> samples(frames);
-    for (std::size_t f = 0; f < frames; ++f)
-      samples[f] = held.position(first + f, h);
+        std::find(layout.names.begin(), layout.names.end(), name) - layout.names.begin());
+    std::vector<Eigen::Vector3d> samples =
+        filled_positions(take, take.marker_index(name), first, frames, scenario.gap_filling);
     setup.model.held.push_back(
         {setup.marker_nodes[cell], trajectory_of(std::move(samples), setup.frame_interval_s,
                                                  scenario.driver_smoothing_frames)});
   }
   if (scenario.stick) {
-    const mocap::StickTrack track = mocap::stick_from_markers(
-        take, scenario.stick->end0_marker, scenario.stick->end1_marker, scenario.gap_filling);
-    std::vector<Eigen::Vector3d> e0(frames), e1(frames);
-    for (std::size_t f = 0; f < frames; ++f) {
-      e0[f] = track.segment(first + f).end0_m;
-      e1[f] = track.segment(first + f).end1_m;
+    const std::size_t end0 = take.marker_index(scenario.stick->end0_marker);
+    const std::size_t end1 = take.marker_index(scenario.stick->end1_marker);
+    std::vector<Eigen::Vector3d> e0 =
+        filled_positions(take, end0, first, frames, scenario.gap_filling);
+    std::vector<Eigen::Vector3d> e1 =
+        filled_positions(take, end1, first, frames, scenario.gap_filling);
+    // The stick's length over the simulated frames where both ends were measured (as
+    // mocap::StickTrack::mean_length_m over the whole take).
+    double length_sum = 0.0;
+    std::size_t measured = 0;
+    for (std::size_t f = first; f < first + frames; ++f) {
+      if (take.visible(f, end0) && take.visible(f, end1)) {
+        length_sum += (take.position(f, end1) - take.position(f, end0)).norm();
+        ++measured;
+      }
     }
+    const double mean_length = measured > 0 ? length_sum / static_cast<double>(measured) : 0.0;
     const int smoothing = scenario.driver_smoothing_frames;
     setup.stick =
         StickTrajectories{trajectory_of(std::move(e0), setup.frame_interval_s, smoothing),
                           trajectory_of(std::move(e1), setup.frame_interval_s, smoothing),
-                          scenario.stick->radius_m, scenario.stick->friction, track.mean_length_m};
+                          scenario.stick->radius_m, scenario.stick->friction, mean_length};
   }
 
   // Initial state: frame 0, a marker missing there taken from the first frame that has it, if that

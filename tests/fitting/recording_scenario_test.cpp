@@ -107,6 +107,60 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   EXPECT_EQ(error_field(j), "parameters.alpha.grid");
 }
 
+// The message of the InputError reading `json` raises, or "(no error)".
+std::string error_message(const nlohmann::json& json) {
+  try {
+    parse_recording_scenario(json, "dir/s.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Fit bounds beyond kMaxParameterBound (1e6) are refused, saying the limit: {"min": 0, "max":
+// 1e308} made the grid search's points, evaluations.csv and the fit.json intervals inf.
+TEST(RecordingScenario, FitBoundsAreAtMostAMillion) {
+  nlohmann::json j = minimal();
+  j["parameters"]["alpha"] = {{"min", 0}, {"max", 1e6}};
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").parameters.specs()[0].upper, 1e6);
+  j["parameters"]["alpha"] = {{"min", 0}, {"max", 1e308}};
+  EXPECT_EQ(error_field(j), "parameters.alpha.max");
+  EXPECT_NE(error_message(j).find("expected a bound of at most 1e+06"), std::string::npos)
+      << error_message(j);
+  EXPECT_NE(error_message(j).find("found 1e+308"), std::string::npos) << error_message(j);
+  j["parameters"]["alpha"] = {{"min", 2e6}, {"max", 3e6}};
+  EXPECT_EQ(error_field(j), "parameters.alpha.min");
+}
+
+// A recording's stick has no friction, as a simulation scenario's: the stepper has none, and
+// "friction": 0.5 was accepted and ignored (the objective the same as with 0).
+TEST(RecordingScenario, StickFrictionOtherThanZeroIsRefused) {
+  nlohmann::json j = minimal();
+  j["stick"] = {{"end0", "S0"}, {"end1", "S1"}, {"friction", 0}};
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").stick->friction, 0.0);
+  j["stick"]["friction"] = 0.5;
+  EXPECT_EQ(error_field(j), "stick.friction");
+  EXPECT_NE(error_message(j).find("friction between the cloth and the stick is not implemented; "
+                                  "expected 0, found 0.5"),
+            std::string::npos)
+      << error_message(j);
+}
+
+// solver.time_step is the frame interval when absent; a time step of 0 (or less) is an error, not
+// that default in disguise.
+TEST(RecordingScenario, ATimeStepIsPositive) {
+  nlohmann::json j = minimal();
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").solver.time_step, 0.0);  // the frame's
+  j["solver"] = {{"time_step", 0.005}};
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").solver.time_step, 0.005);
+  for (const double dt : {0.0, -0.01}) {
+    j["solver"]["time_step"] = dt;
+    EXPECT_EQ(error_field(j), "solver.time_step") << dt;
+    EXPECT_NE(error_message(j).find("expected a finite number > 0"), std::string::npos)
+        << error_message(j);
+  }
+}
+
 // A refinement whose mesh would pass mesh::kMaxGridNodes (or overflow the node count) is refused
 // where it is written, in the scenario and in its "synth" object.
 TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {

@@ -1,5 +1,6 @@
 // The initial state of a recording's simulation: how far it starts from the first frame's
-// markers, and the warning when a fold between two markers moved them apart.
+// markers, and the warning when a fold between two markers moved them apart; which frames are
+// simulated, and which gaps of the driving markers that makes matter.
 #include "fitting/recording_setup.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/input_error.hpp"
+#include "mocap/mocap_input_error.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -97,6 +99,146 @@ TEST(RecordingSetup, TimeStepsBeyondTheStepLimitAreRefused) {
     EXPECT_EQ(e.location().field, "solver.time_step");
     EXPECT_NE(std::string(e.what()).find("at most 100000000 steps"), std::string::npos) << e.what();
   }
+}
+
+// Marker `marker`'s samples missing from frame `from` to frame `to`.
+struct Gap {
+  std::string marker;
+  std::size_t from = 0, to = 0;
+};
+
+// The sheet of flat_sheet_setup recorded for `frames` frames while it slides along x by 0.1 mm a
+// frame, with a stick's markers S0 and S1 (0.2 m apart) 0.5 m above it, and the samples of `gaps`
+// missing.
+mocap::Take sliding_sheet_take(std::size_t frames, const std::vector<Gap>& gaps) {
+  std::vector<mocap::MarkerInfo> markers;
+  std::vector<Eigen::Vector3d> at_rest;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      markers.push_back({std::string(1, char('A' + i)) + char('1' + j), "", {}});
+      at_rest.emplace_back(0.1 * j, -0.1 * i, 1.0);
+    }
+  }
+  markers.push_back({"S0", "", {}});
+  at_rest.emplace_back(0.0, 0.0, 1.5);
+  markers.push_back({"S1", "", {}});
+  at_rest.emplace_back(0.2, 0.0, 1.5);
+  std::vector<double> positions;
+  for (std::size_t f = 0; f < frames; ++f) {
+    for (std::size_t m = 0; m < markers.size(); ++m) {
+      Eigen::Vector3d p = at_rest[m] + Eigen::Vector3d(1e-4 * static_cast<double>(f), 0, 0);
+      for (const Gap& gap : gaps) {
+        if (gap.marker == markers[m].name && gap.from <= f && f <= gap.to)
+          p.setConstant(std::nan(""));
+      }
+      positions.insert(positions.end(), {p.x(), p.y(), p.z()});
+    }
+  }
+  return mocap::Take({}, 100.0, 0, frames, markers, positions);
+}
+
+// The scenario of flat_sheet_setup with the stick S0–S1, simulating frames first … first +
+// count − 1 of its take and filling gaps of up to 3 frames.
+RecordingScenario sliding_sheet_scenario(long first, long count) {
+  nlohmann::json json = nlohmann::json::parse(R"({
+    "recording": "take.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 3, "columns": 3,
+               "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"], ["C1", "C2", "C3"]]},
+    "recording_options": {"max_gap_frames": 3},
+    "stick": {"end0": "S0", "end1": "S1"},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08}
+  })");
+  json["frames"]["first"] = first;
+  if (count > 0)
+    json["frames"]["count"] = count;
+  return parse_recording_scenario(json, "dir/s.json");
+}
+
+// The gap-filling error building the setup raises, or "(no error)".
+std::string gap_error(long first, long count, const std::vector<Gap>& gaps) {
+  try {
+    build_recording_setup(sliding_sheet_scenario(first, count), sliding_sheet_take(60, gaps));
+  } catch (const mocap::MocapInputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// frames.first and frames.count limit the gap check to the frames simulated: a gap of a held
+// marker or a stick end too long to fill, or at the start or end of the take, outside them made a
+// fit of other frames fail ("marker 'A1': gap of 10 frames (frames 40 to 49) is longer than the
+// longest gap filled").
+TEST(RecordingSetup, GapsOutsideTheSimulatedFramesAreNotFilledNorChecked) {
+  const std::vector<Gap> elsewhere = {{"A1", 40, 49}, {"A3", 0, 9}, {"S0", 45, 59}, {"S1", 30, 39}};
+  const RecordingSetup setup =
+      build_recording_setup(sliding_sheet_scenario(15, 10), sliding_sheet_take(60, elsewhere));
+  EXPECT_EQ(setup.frames, 10u);
+  ASSERT_EQ(setup.model.held.size(), 2u);
+  EXPECT_NEAR(setup.model.held[0].target.position(0.0).x(), 1e-4 * 15, 1e-12);  // A1 at frame 15
+  ASSERT_TRUE(setup.stick.has_value());
+  EXPECT_NEAR(setup.stick->end1.position(0.0).x(), 0.2 + 1e-4 * 15, 1e-12);
+  EXPECT_NEAR(setup.stick->mean_length_m, 0.2, 1e-12);
+  // The same gaps inside the frames simulated are refused as before.
+  const std::string error = gap_error(35, 20, elsewhere);
+  EXPECT_NE(error.find("marker 'A1': gap of 10 frames (frames 40 to 49) is longer than the "
+                       "longest gap filled, 3 frames"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(gap_error(0, 20, elsewhere).find("marker 'A3': missing at the start of the take"),
+            std::string::npos);
+  EXPECT_NE(gap_error(50, 0, elsewhere).find("marker 'S0': missing at the end of the take"),
+            std::string::npos);
+}
+
+// A gap reaching into the simulated frames from before or after them is filled from the visible
+// samples beyond them, and checked over its whole length.
+TEST(RecordingSetup, AGapReachingIntoTheSimulatedFramesIsFilledFromBeyondThem) {
+  const RecordingSetup setup = build_recording_setup(
+      sliding_sheet_scenario(15, 10), sliding_sheet_take(60, {{"A1", 13, 15}, {"S1", 24, 26}}));
+  EXPECT_NEAR(setup.model.held[0].target.position(0.0).x(), 1e-4 * 15, 1e-12);
+  EXPECT_NEAR(setup.stick->end1.position(9 * 0.01).x(), 0.2 + 1e-4 * 24, 1e-12);
+  const std::string error = gap_error(15, 10, {{"A1", 12, 15}});
+  EXPECT_NE(error.find("marker 'A1': gap of 4 frames (frames 12 to 15)"), std::string::npos)
+      << error;
+  EXPECT_NE(gap_error(15, 10, {{"S1", 24, 27}}).find("marker 'S1': gap of 4 frames"),
+            std::string::npos);
+  EXPECT_NE(gap_error(15, 10, {{"A3", 0, 15}})
+                .find("marker 'A3': missing at the start of the take (frames 0 to 15)"),
+            std::string::npos);
+}
+
+// Too few frames to simulate names frames.first / frames.count and the take's length; a
+// frames.first at the take's last frame said only "recording: expected a recording of at least 2
+// frames".
+TEST(RecordingSetup, TooFewFramesNameFramesFirstAndCountAndTheTakesLength) {
+  const auto error = [](long first, long count,
+                        std::size_t take_frames = 8) -> std::pair<std::string, std::string> {
+    try {
+      build_recording_setup(sliding_sheet_scenario(first, count),
+                            sliding_sheet_take(take_frames, {}));
+    } catch (const InputError& e) {
+      return {e.location().field, e.problem()};
+    }
+    return {"(no error)", ""};
+  };
+  EXPECT_EQ(error(6, 0).first, "(no error)");
+  EXPECT_EQ(error(7, 0),
+            (std::pair<std::string, std::string>{
+                "frames.first",
+                "expected at most 6: frames.count (absent: every frame from frames.first on) must "
+                "be at least 2, and the take has 8 frames; found 7"}));
+  EXPECT_EQ(error(8, 0), (std::pair<std::string, std::string>{
+                             "frames.first",
+                             "expected a frame of the take, 0 to 7 (the take has 8 frames), found "
+                             "8"}));
+  EXPECT_EQ(
+      error(5, 4),
+      (std::pair<std::string, std::string>{
+          "frames.count",
+          "expected at most 3 frames from frames.first (5; the take has 8 frames), found 4"}));
+  EXPECT_EQ(error(0, 0, 1), (std::pair<std::string, std::string>{
+                                "recording", "expected a take of at least 2 frames, found 1"}));
 }
 
 }  // namespace
