@@ -55,7 +55,10 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.number("contact_tolerance", solver->contact_tolerance, Range::positive());
   solver->increment_tolerance =
       o.number("increment_tolerance", solver->increment_tolerance, Range::positive());
-  solver->max_iterations = o.integer("max_iterations", solver->max_iterations, Range::at_least(1));
+  // As in simulation scenarios: a step's work is bounded (StepperOptions::kMaxIterationsLimit).
+  constexpr int kIterationLimit = stepper::StepperOptions::kMaxIterationsLimit;
+  solver->max_iterations =
+      o.integer("max_iterations", solver->max_iterations, Range::between(1, kIterationLimit));
   solver->contact_margin = o.number("contact_margin", solver->contact_margin, Range::positive());
   solver->projection_damping =
       o.number("projection_damping", solver->projection_damping, Range::positive());
@@ -63,8 +66,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   solver->exact_curvature = o.boolean("exact_curvature", solver->exact_curvature);
   solver->max_damping_offset =
       o.number("max_damping_offset", solver->max_damping_offset, Range::non_negative());
-  solver->newton_fallback_after =
-      o.integer("newton_fallback_after", solver->newton_fallback_after, Range::at_least(0));
+  solver->newton_fallback_after = o.integer("newton_fallback_after", solver->newton_fallback_after,
+                                            Range::between(0, kIterationLimit));
   solver->friction_tolerance =
       o.number("friction_tolerance", solver->friction_tolerance, Range::non_negative());
 }

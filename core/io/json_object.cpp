@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 namespace clothfit {
 
@@ -164,6 +166,15 @@ Eigen::Vector3d JsonObject::vector3(const std::string& key) const {
   return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()};
 }
 
+Eigen::Vector3d JsonObject::direction(const std::string& key) const {
+  const Eigen::Vector3d v = vector3(key);
+  if (v.isZero(0.0)) {
+    fail(key, "expected a nonzero direction [x, y, z], found [" + format_number(v.x()) + ", " +
+                  format_number(v.y()) + ", " + format_number(v.z()) + "]");
+  }
+  return v;
+}
+
 JsonObject JsonObject::object(const std::string& key) const {
   return JsonObject(require(key), m_file, field_path(key));
 }
@@ -218,6 +229,11 @@ void JsonObject::reject_unknown(std::initializer_list<const char*> known) const 
 }
 
 nlohmann::json read_json_file(const std::string& path) {
+  // A directory opens as a stream that reads nothing, which the parser would report as
+  // "unexpected end of input".
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(InputLocation{path, 0, 0, ""}, "is a directory, expected a JSON file");
   std::ifstream in(path);
   if (!in)
     throw InputError(InputLocation{path, 0, 0, ""}, "cannot open file for reading");

@@ -49,6 +49,9 @@ class JsonObject {
   std::string string(const std::string& key) const;
   bool boolean(const std::string& key) const;
   Eigen::Vector3d vector3(const std::string& key) const;
+  // A direction: a finite nonzero [x, y, z] of any length, returned as given (the obstacles
+  // normalise it with obstacles::unit_vector, which works for every such vector).
+  Eigen::Vector3d direction(const std::string& key) const;
   JsonObject object(const std::string& key) const;
   // The elements of an array field; each element is checked by the caller through element().
   std::size_t array_size(const std::string& key) const;
@@ -87,7 +90,8 @@ class JsonObject {
 // A number as error messages print it (the shortest form a stream gives, e.g. 1e+12).
 std::string format_number(double v);
 
-// Parses a JSON file; syntax errors become InputError with line and column.
+// Parses a JSON file; syntax errors become InputError with line and column, and a path that is a
+// directory or cannot be opened an InputError naming it.
 nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace clothfit

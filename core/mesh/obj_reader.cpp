@@ -1,8 +1,13 @@
 #include "core/mesh/obj_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "core/io/input_error.hpp"
@@ -31,12 +36,87 @@ std::vector<Token> split(std::string_view line) {
   return tokens;
 }
 
+// Where a record starts: its line and the column of its keyword ('v' or 'f'), 1-based.
+struct RecordPosition {
+  int line = 0;
+  int column = 0;
+};
+
+// "lines 3, 5 and 9"
+std::string line_list(const std::vector<int>& lines) {
+  std::string out = "lines ";
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (k > 0)
+      out += k + 1 == lines.size() ? " and " : ", ";
+    out += std::to_string(lines[k]);
+  }
+  return out;
+}
+
+// Checks that need every face, each reported at the line of the face that breaks it: the same
+// quad listed twice (its corners in any order), an edge shared by more than two quads. Quads that
+// repeat a corner are left to finalize(), which names them.
+void check_faces(const QuadMesh& mesh, const std::vector<RecordPosition>& faces,
+                 const std::string& name) {
+  const auto fail = [&](std::size_t f, const std::string& problem) {
+    throw InputError(InputLocation{name, faces[f].line, faces[f].column, ""}, problem);
+  };
+  std::map<Quad, std::size_t> face_of_corners;  // sorted corners → first face with them
+  std::map<Edge, std::vector<std::size_t>> faces_of_edge;
+  for (std::size_t f = 0; f < mesh.quads.size(); ++f) {
+    const Quad& q = mesh.quads[f];
+    Quad sorted = q;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      continue;
+    const auto [first, inserted] = face_of_corners.emplace(sorted, f);
+    if (!inserted) {
+      fail(f, "face repeats the face on line " + std::to_string(faces[first->second].line) +
+                  " (the same vertices " + std::to_string(sorted[0] + 1) + ", " +
+                  std::to_string(sorted[1] + 1) + ", " + std::to_string(sorted[2] + 1) + " and " +
+                  std::to_string(sorted[3] + 1) + "); expected each quad once");
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int a = q[k], b = q[(k + 1) % 4];
+      const Edge edge{std::min(a, b), std::max(a, b)};
+      std::vector<std::size_t>& users = faces_of_edge[edge];
+      users.push_back(f);
+      if (users.size() > 2) {
+        std::vector<int> lines;
+        for (std::size_t g : users)
+          lines.push_back(faces[g].line);
+        fail(f, "edge between vertices " + std::to_string(edge[0] + 1) + " and " +
+                    std::to_string(edge[1] + 1) + " is shared by the faces on " + line_list(lines) +
+                    " (non-manifold); expected at most 2 faces on an edge");
+      }
+    }
+  }
+}
+
+// A vertex that no quad uses would have no mass and leave the step's equations singular
+// ("factorisation of the equality KKT matrix failed"); it is reported at its own line.
+void check_vertices_used(const QuadMesh& mesh, const std::vector<RecordPosition>& vertices,
+                         const std::string& name) {
+  std::vector<bool> used(vertices.size(), false);
+  for (const Quad& q : mesh.quads) {
+    for (int node : q)
+      used[node] = true;
+  }
+  const auto unused = std::find(used.begin(), used.end(), false);
+  if (unused == used.end())
+    return;
+  const std::size_t v = static_cast<std::size_t>(unused - used.begin());
+  throw InputError(InputLocation{name, vertices[v].line, vertices[v].column, ""},
+                   "vertex " + std::to_string(v + 1) +
+                       " is used by no face; expected every vertex to be a corner of a quad");
+}
+
 }  // namespace
 
 QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
   std::vector<double> coords;
   QuadMesh mesh;
-  std::vector<std::pair<int, int>> face_lines;  // (line, column) of each face, for messages
+  std::vector<RecordPosition> vertex_records, face_records;  // for messages
   std::string line_text;
   int line = 0;
   auto fail = [&](int column, const std::string& problem) {
@@ -58,8 +138,13 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
         if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size()) {
           fail(tokens[k].column, "expected a number, found '" + std::string(tokens[k].text) + "'");
         }
+        if (!std::isfinite(value)) {
+          fail(tokens[k].column,
+               "expected a finite number, found '" + std::string(tokens[k].text) + "'");
+        }
         coords.push_back(value);
       }
+      vertex_records.push_back({line, tokens[0].column});
     } else if (kind == "f") {
       if (tokens.size() != 5) {
         fail(tokens[0].column, "face has " + std::to_string(tokens.size() - 1) +
@@ -85,7 +170,7 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
         quad[k] = static_cast<int>(resolved);
       }
       mesh.quads.push_back(quad);
-      face_lines.emplace_back(line, tokens[0].column);
+      face_records.push_back({line, tokens[0].column});
     }
   }
   if (in.bad())
@@ -94,6 +179,7 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
     throw InputError(InputLocation{name, 0, 0, ""}, "no vertices ('v x y z')");
   if (mesh.quads.empty())
     throw InputError(InputLocation{name, 0, 0, ""}, "no faces ('f a b c d')");
+  check_faces(mesh, face_records, name);
   mesh.rest_positions = Eigen::Map<const Eigen::VectorXd>(coords.data(), coords.size());
   try {
     finalize(mesh, name);
@@ -102,17 +188,21 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
     const std::string& problem = e.problem();
     if (problem.rfind("quad ", 0) == 0) {
       const std::size_t f = std::stoul(problem.substr(5)) - 1;
-      if (f < face_lines.size()) {
-        throw InputError(InputLocation{name, face_lines[f].first, face_lines[f].second, ""},
+      if (f < face_records.size()) {
+        throw InputError(InputLocation{name, face_records[f].line, face_records[f].column, ""},
                          problem);
       }
     }
     throw;
   }
+  check_vertices_used(mesh, vertex_records, name);
   return mesh;
 }
 
 QuadMesh read_obj_quad_mesh(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(InputLocation{path, 0, 0, ""}, "is a directory, expected an OBJ file");
   std::ifstream in(path);
   if (!in)
     throw InputError(InputLocation{path, 0, 0, ""}, "cannot open OBJ file for reading");

@@ -3,6 +3,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/obstacles/unit_vector.hpp"
+
 namespace clothfit::obstacles {
 
 CylinderGeometry CylinderGeometry::from_ends(const Eigen::Vector3d& end0_m,
@@ -11,12 +13,14 @@ CylinderGeometry CylinderGeometry::from_ends(const Eigen::Vector3d& end0_m,
   g.centre_m = 0.5 * (end0_m + end1_m);
   g.axis = end1_m - end0_m;
   g.length_m = g.axis.norm();
+  if (!(g.length_m > 0.0 && std::isfinite(g.length_m)))  // |axis|² under- or overflowed
+    g.length_m = g.axis.stableNorm();
   g.radius_m = radius_m;
   return g;
 }
 
 bool CylinderGeometry::is_valid(std::string* why) const {
-  if (!centre_m.allFinite() || !axis.allFinite() || !(axis.norm() > 0.0)) {
+  if (!centre_m.allFinite() || !axis.allFinite() || axis.isZero(0.0)) {
     if (why)
       *why = "the cylinder needs a finite centre and a finite nonzero axis";
     return false;
@@ -33,7 +37,7 @@ bool CylinderGeometry::is_valid(std::string* why) const {
 Cylinder::Cylinder(CylinderGeometry geometry, ObstacleOptions options)
     : Obstacle(std::move(options)), m_geometry(std::move(geometry)) {
   assert(m_geometry.is_valid());
-  m_geometry.axis.normalize();
+  m_geometry.axis = unit_vector(m_geometry.axis);  // any finite length (unit_vector.hpp)
   // The coordinate axis least aligned with a, made orthogonal to a.
   Eigen::Index smallest = 0;
   m_geometry.axis.cwiseAbs().minCoeff(&smallest);

@@ -10,6 +10,7 @@
 #include "core/obstacles/plane.hpp"
 #include "core/obstacles/sphere.hpp"
 #include "core/obstacles/table.hpp"
+#include "core/obstacles/unit_vector.hpp"
 
 namespace clothfit::obstacles {
 
@@ -30,14 +31,11 @@ Eigen::Vector3d vector3_or(const JsonObject& o, const std::string& key,
   return o.has(key) ? o.vector3(key) : fallback;
 }
 
-// A direction: a 3-vector of nonzero length, normalised.
-Eigen::Vector3d direction(const JsonObject& o, const std::string& key,
-                          const Eigen::Vector3d& fallback) {
-  const Eigen::Vector3d v = vector3_or(o, key, fallback);
-  if (!(v.norm() > 0.0)) {
-    o.fail(key, "expected a nonzero direction [x, y, z], found " + format_vector(v));
-  }
-  return v.normalized();
+// A direction (JsonObject::direction: any finite nonzero vector, normalised), or the unit
+// vector `fallback` when absent.
+Eigen::Vector3d direction_or(const JsonObject& o, const std::string& key,
+                             const Eigen::Vector3d& fallback) {
+  return o.has(key) ? unit_vector(o.direction(key)) : fallback;
 }
 
 // Keyframe times of element i must exceed those of element i − 1.
@@ -71,7 +69,7 @@ ObstacleOptions parse_common(const JsonObject& o, const std::string& default_nam
 std::unique_ptr<Obstacle> parse_plane(const JsonObject& o, ObstacleOptions options) {
   PlaneGeometry g;
   g.point_m = vector3_or(o, "point", Eigen::Vector3d::Zero());
-  g.normal = direction(o, "normal", Eigen::Vector3d::UnitZ());
+  g.normal = direction_or(o, "normal", Eigen::Vector3d::UnitZ());
   return std::make_unique<Plane>(g, std::move(options));
 }
 
@@ -118,19 +116,20 @@ std::unique_ptr<Obstacle> parse_cylinder(const JsonObject& o, ObstacleOptions op
     }
     const Eigen::Vector3d end0 = o.vector3_at("ends", 0);
     const Eigen::Vector3d end1 = o.vector3_at("ends", 1);
-    if (!((end1 - end0).norm() > 0.0)) {
+    if (end1 == end0)
       o.fail("ends", "expected two distinct end points, found " + format_vector(end0) + " twice");
-    }
     g = CylinderGeometry::from_ends(end0, end1, 1.0);
+    if (!std::isfinite(g.length_m)) {
+      o.fail("ends", "expected end points a finite distance apart, found " + format_vector(end0) +
+                         " and " + format_vector(end1));
+    }
   } else {
     if (!o.has("centre")) {
       o.fail("centre",
              "required field is missing (give \"centre\", \"axis\" and \"length\", or \"ends\")");
     }
     g.centre_m = o.vector3("centre");
-    if (!o.has("axis"))
-      o.fail("axis", "required field is missing");
-    g.axis = direction(o, "axis", Eigen::Vector3d::Zero());
+    g.axis = unit_vector(o.direction("axis"));
     g.length_m = o.number("length", Range::positive());
   }
   g.radius_m = o.number("radius", Range::positive());
@@ -155,9 +154,7 @@ RigidMotion parse_rigid_motion(const JsonObject& motion) {
   if (motion.has("rotation")) {
     const JsonObject rotation = motion.object("rotation");
     rotation.reject_unknown({"axis", "pivot", "keyframes"});
-    if (!rotation.has("axis"))
-      rotation.fail("axis", "required field is missing");
-    options.axis = direction(rotation, "axis", Eigen::Vector3d::Zero());
+    options.axis = unit_vector(rotation.direction("axis"));
     options.pivot_m = rotation.vector3("pivot");
     const std::size_t n = keyframe_count(rotation);
     for (std::size_t i = 0; i < n; ++i) {

@@ -2,10 +2,12 @@
 
 #include <cassert>
 
+#include "core/obstacles/unit_vector.hpp"
+
 namespace clothfit::obstacles {
 
 bool PlaneGeometry::is_valid(std::string* why) const {
-  if (!point_m.allFinite() || !normal.allFinite() || !(normal.norm() > 0.0)) {
+  if (!point_m.allFinite() || !normal.allFinite() || normal.isZero(0.0)) {
     if (why)
       *why = "the plane needs a finite point and a finite nonzero normal";
     return false;
@@ -16,7 +18,7 @@ bool PlaneGeometry::is_valid(std::string* why) const {
 Plane::Plane(PlaneGeometry geometry, ObstacleOptions options)
     : Obstacle(std::move(options)), m_geometry(std::move(geometry)) {
   assert(m_geometry.is_valid());
-  m_geometry.normal.normalize();
+  m_geometry.normal = unit_vector(m_geometry.normal);  // any finite length (unit_vector.hpp)
 }
 
 }  // namespace clothfit::obstacles

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/obstacles/unit_vector.hpp"
+
 namespace clothfit::obstacles {
 
 namespace {
@@ -66,7 +68,7 @@ bool times_increasing(const std::vector<Keyframe>& keys, const char* what, std::
 }  // namespace
 
 bool RigidMotionOptions::is_valid(std::string* why) const {
-  if (!axis.allFinite() || !(axis.norm() > 0.0)) {
+  if (!axis.allFinite() || axis.isZero(0.0)) {
     if (why)
       *why = "the rotation axis must be a finite nonzero vector";
     return false;
@@ -96,7 +98,7 @@ bool RigidMotionOptions::is_valid(std::string* why) const {
 
 RigidMotion::RigidMotion(RigidMotionOptions options) : m_options(std::move(options)) {
   assert(m_options.is_valid());
-  m_options.axis.normalize();
+  m_options.axis = unit_vector(m_options.axis);  // any finite length (unit_vector.hpp)
   m_identity = true;
   for (const AngleKeyframe& k : m_options.angle_keyframes)
     m_identity &= k.angle_rad == 0.0;

@@ -8,6 +8,7 @@
 #include "core/io/json_object.hpp"
 #include "core/mesh/obj_reader.hpp"
 #include "core/obstacles/obstacle_json.hpp"
+#include "core/obstacles/unit_vector.hpp"
 
 namespace clothfit::scenario {
 
@@ -56,11 +57,10 @@ void apply_placement(const JsonObject& p, mesh::QuadMesh* mesh) {
   const Eigen::Vector3d translation =
       p.has("translation") ? p.vector3("translation") : Eigen::Vector3d::Zero();
   const double angle = p.number("rotation_deg", 0.0, Range::any()) * std::numbers::pi / 180.0;
-  Eigen::Vector3d axis =
-      p.has("rotation_axis") ? p.vector3("rotation_axis") : Eigen::Vector3d::UnitZ();
-  if (axis.norm() < 1e-12)
-    p.fail("rotation_axis", "expected a non-zero axis");
-  const Eigen::Matrix3d r = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+  const Eigen::Vector3d axis = p.has("rotation_axis")
+                                   ? obstacles::unit_vector(p.direction("rotation_axis"))
+                                   : Eigen::Vector3d::UnitZ();
+  const Eigen::Matrix3d r = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
   for (int i = 0; i < mesh->num_nodes(); ++i) {
     mesh->rest_positions.segment<3>(3 * i) = r * mesh->rest_position(i) + translation;
   }
@@ -200,7 +200,8 @@ void parse_self_collisions(const JsonObject& c, stepper::SelfCollisionOptions* o
   o->proximity = c.number("proximity", o->proximity, Range{0.0, 0.5, false, false});
   o->proximity_reduction =
       c.number("proximity_reduction", o->proximity_reduction, Range{0.0, 1.0, false, false});
-  o->max_retries = c.integer("max_retries", o->max_retries, Range::at_least(0));
+  o->max_retries = c.integer("max_retries", o->max_retries,
+                             Range::between(0, stepper::SelfCollisionOptions::kMaxRetriesLimit));
 }
 
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
@@ -215,13 +216,15 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   o->contact_tolerance = s.number("contact_tolerance", o->contact_tolerance, Range::positive());
   o->increment_tolerance =
       s.number("increment_tolerance", o->increment_tolerance, Range::positive());
-  o->max_iterations = s.integer("max_iterations", o->max_iterations, Range::at_least(1));
+  constexpr int kIterationLimit = stepper::StepperOptions::kMaxIterationsLimit;
+  o->max_iterations =
+      s.integer("max_iterations", o->max_iterations, Range::between(1, kIterationLimit));
   o->contact_margin = s.number("contact_margin", o->contact_margin, Range::positive());
   o->exact_curvature = s.boolean("exact_curvature", o->exact_curvature);
   o->max_damping_offset =
       s.number("max_damping_offset", o->max_damping_offset, Range::non_negative());
-  o->newton_fallback_after =
-      s.integer("newton_fallback_after", o->newton_fallback_after, Range::at_least(0));
+  o->newton_fallback_after = s.integer("newton_fallback_after", o->newton_fallback_after,
+                                       Range::between(0, kIterationLimit));
   o->friction_tolerance =
       s.number("friction_tolerance", o->friction_tolerance, Range::non_negative());
 }

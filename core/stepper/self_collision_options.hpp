@@ -17,6 +17,12 @@ struct SelfCollisionOptions {
   // ω ← proximity_reduction·ω, at most max_retries times (paper §4.1).
   double proximity_reduction = 0.9;
   int max_retries = 10;
+  // The largest max_retries a scenario file may ask for. After 100 reductions by the default 0.9,
+  // ω is 0.9^100 ≈ 2.7e-5 of its start (2ωτ0 ≈ 1e-7 m with the default τ0 and ω), hardly more
+  // than the final check's ω = 0, so further retries would hardly change what the projection
+  // sees; they would only make the step longer, and Ctrl-C and SIGTERM stop a run only between
+  // steps. Each retry is a whole projection (up to max_iterations QPs).
+  static constexpr int kMaxRetriesLimit = 100;
 };
 
 }  // namespace clothfit::stepper

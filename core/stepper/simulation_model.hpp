@@ -35,6 +35,14 @@ struct StepperOptions {
   double increment_tolerance = 1e-5;
   double held_tolerance = 1e-9;
   int max_iterations = 100;  // projection iterations per step
+  // The largest max_iterations (and newton_fallback_after) a scenario file may ask for: ten times
+  // the default. The bundled examples' converging steps take at most about 50 iterations; the steps
+  // seen at the cap creep or cannot stop at all (README "The model and how a step is solved", *Flat
+  // sheets*), which more iterations do not change. A step runs at most
+  // (SelfCollisionOptions::kMaxRetriesLimit + 1) × this many QPs, which bounds how long one step
+  // takes; Ctrl-C and SIGTERM stop a run only between steps. A fallback after more iterations
+  // than the cap could never act, and its 2n would overflow an int.
+  static constexpr int kMaxIterationsLimit = 1000;
   // Levenberg–Marquardt damping of the projection: the QP's equality Delassus matrix gets
   // ε = projection_damping · mean(diag) on its diagonal and no refinement, so that steps along the
   // nearly dependent constraint directions of a nearly flat sheet are damped instead of

@@ -161,6 +161,20 @@ TEST(RecordingScenario, ATimeStepIsPositive) {
   }
 }
 
+// A step's iteration cap (and the Gauss–Newton fallback's count) is bounded as in simulation
+// scenarios: 1e9 made a step that does not converge endless.
+TEST(RecordingScenario, IterationCountsOfAStepAreBounded) {
+  nlohmann::json j = minimal();
+  j["solver"] = {{"max_iterations", 1000}, {"newton_fallback_after", 1000}};
+  EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").solver.max_iterations, 1000);
+  for (const char* field : {"max_iterations", "newton_fallback_after"}) {
+    nlohmann::json bad = j;
+    bad["solver"][field] = 1001;
+    EXPECT_EQ(error_field(bad), std::string("solver.") + field);
+    EXPECT_NE(error_message(bad).find("1000"), std::string::npos) << error_message(bad);
+  }
+}
+
 // A refinement whose mesh would pass mesh::kMaxGridNodes (or overflow the node count) is refused
 // where it is written, in the scenario and in its "synth" object.
 TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -72,19 +73,48 @@ TEST(ObjReader, MistakesNameTheirLineAndColumn) {
 }
 
 // What finalize() refuses is reported at the line of the face concerned.
-TEST(ObjReader, DegenerateAndNonManifoldFacesPointAtTheirLine) {
+TEST(ObjReader, RepeatedCornersAndDegenerateFacesPointAtTheirLine) {
   EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 3 5\n"), "9:1: quad 2: node 3 repeated");
   EXPECT_EQ(error(kVertices + "v 1 0 0\nf 1 2 5 4\nf 2 7 6 5\n"),
             "10:1: quad 2: degenerate (edge of zero length)");
   EXPECT_EQ(error(kVertices + "f 1 2 3 2\n").substr(0, 4), "8:1:");  // node 2 repeated
   EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 3 4\n"),
             "5:1: quad 1: degenerate (zero area)");
-  const std::string three_on_one_edge = error(kVertices +
-                                              "v 1 0 1\nv 1 1 1\n"
-                                              "f 1 2 5 4\nf 2 3 6 5\nf 2 7 8 5\n");
-  EXPECT_NE(three_on_one_edge.find("edge between nodes 2 and 5 is shared by 3 quads"),
-            std::string::npos)
-      << three_on_one_edge;
+}
+
+// An edge shared by a third face is reported at that face's line, naming all three.
+TEST(ObjReader, ANonManifoldEdgeNamesTheLinesOfItsFaces) {
+  EXPECT_EQ(error(kVertices + "v 1 0 1\nv 1 1 1\n"
+                              "f 1 2 5 4\nf 2 3 6 5\nf 2 7 8 5\n"),
+            "12:1: edge between vertices 2 and 5 is shared by the faces on lines 10, 11 and 12 "
+            "(non-manifold); expected at most 2 faces on an edge");
+}
+
+// The same quad twice, its corners in the same or in another order, is reported at the second
+// one's line, naming the first's.
+TEST(ObjReader, ARepeatedFaceNamesBothLines) {
+  const std::string expected =
+      "10:1: face repeats the face on line 8 (the same vertices 1, 2, 4 and 5); expected each "
+      "quad once";
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 6 5\nf 1 2 5 4\n"), expected);
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 6 5\nf 4 5 2 1\n"), expected);  // reversed
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 6 5\nf 5 4 1 2\n"), expected);  // rotated
+}
+
+// A vertex no face uses (which would leave the step's equations singular) is reported at its
+// own line, also when it is the last one.
+TEST(ObjReader, AnUnusedVertexIsReportedAtItsLine) {
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\n"),
+            "4:1: vertex 3 is used by no face; expected every vertex to be a corner of a quad");
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nf 2 3 6 5\n  v 7 7 7\n"),
+            "10:3: vertex 7 is used by no face; expected every vertex to be a corner of a quad");
+}
+
+// A coordinate that parses but is not finite is reported where it is written.
+TEST(ObjReader, NonFiniteCoordinatesAreReportedAtTheirColumn) {
+  EXPECT_EQ(error("v 0 0 0\nv nan 0 0\n"), "2:3: expected a finite number, found 'nan'");
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 -inf\n"), "2:7: expected a finite number, found '-inf'");
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 1e400\n"), "2:7: expected a number, found '1e400'");
 }
 
 TEST(ObjReader, AMissingFileIsNamed) {
@@ -94,6 +124,17 @@ TEST(ObjReader, AMissingFileIsNamed) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.location().file, "/no/such/dir/sheet.obj");
     EXPECT_EQ(e.problem(), "cannot open OBJ file for reading");
+  }
+}
+
+TEST(ObjReader, ADirectoryIsNamedAsOne) {
+  const std::string path = std::filesystem::temp_directory_path().string();
+  try {
+    read_obj_quad_mesh(path);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, path);
+    EXPECT_EQ(e.problem(), "is a directory, expected an OBJ file");
   }
 }
 

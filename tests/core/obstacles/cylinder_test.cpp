@@ -73,6 +73,22 @@ TEST(Cylinder, FromEndsEqualsCentreAxisLength) {
   expect_value_and_gradient(c, b, 0.0, (b - a).normalized());
 }
 
+// Any finite nonzero axis is valid and normalised, also one whose norm overflows or underflows;
+// from_ends measures a length whose square overflows.
+TEST(Cylinder, AxesOfAnyFiniteLengthAreNormalised) {
+  for (const double x : {1e200, 1e-200, 5e-324}) {
+    CylinderGeometry g;
+    g.axis = Eigen::Vector3d(x, 0.0, 0.0);
+    EXPECT_TRUE(g.is_valid()) << x;
+    const Cylinder c(g, ObstacleOptions{});
+    EXPECT_EQ(c.geometry().axis, Eigen::Vector3d::UnitX()) << x;
+  }
+  const CylinderGeometry far =
+      CylinderGeometry::from_ends(Eigen::Vector3d::Zero(), Eigen::Vector3d(0.0, 3e200, 4e200), 1.0);
+  EXPECT_DOUBLE_EQ(far.length_m, 5e200);
+  EXPECT_TRUE(far.is_valid());
+}
+
 TEST(Cylinder, AnyAxisIsTheZCylinderInRotatedCoordinates) {
   // A cylinder along an arbitrary axis equals the z-axis one seen through a rigid transform.
   const Eigen::Matrix3d rotation =

@@ -108,6 +108,40 @@ TEST(ObstacleJson, DefaultsOfOptionalFields) {
   EXPECT_EQ(needles.geometry().origin_m, Eigen::Vector3d::Zero());
 }
 
+// A direction is any finite nonzero [x, y, z]: one whose norm overflows (1e200² = inf) or
+// underflows (1e-200² = 0, and the smallest subnormal) behaves as the unit vector along it.
+TEST(ObstacleJson, DirectionsOfAnyFiniteLengthAreNormalised) {
+  const Eigen::Vector3d x(0.3, -0.7, 0.25);
+  for (const char* z : {"1e200", "1e-200", "5e-324", "1.7e308"}) {
+    SCOPED_TRACE(z);
+    const std::string s = z;
+    const auto obstacles = parse(R"({"obstacles": [
+      {"type": "plane", "normal": [0, 0, )" +
+                                 s + R"(]},
+      {"type": "cylinder", "centre": [0, 0, 0], "axis": [)" +
+                                 s + R"(, 0, 0], "length": 2,
+       "radius": 0.1},
+      {"type": "plane", "name": "turning", "motion": {"rotation": {"axis": [0, 0, -)" +
+                                 s + R"(],
+       "pivot": [0, 0, 0], "keyframes": [{"time": 0, "angle_deg": 0}, {"time": 1, "angle_deg": 90}]}}}
+    ]})");
+    const auto& plane = dynamic_cast<const Plane&>(*obstacles[0]);
+    EXPECT_EQ(plane.geometry().normal, Eigen::Vector3d::UnitZ());
+    EXPECT_EQ(plane.value(x, 0.0), 0.25);
+    EXPECT_EQ(plane.gradient(x, 0.0), Eigen::Vector3d::UnitZ());
+    const auto& cylinder = dynamic_cast<const Cylinder&>(*obstacles[1]);
+    EXPECT_EQ(cylinder.geometry().axis, Eigen::Vector3d::UnitX());
+    EXPECT_NEAR(cylinder.value(Eigen::Vector3d(0.5, 0.0, 0.4), 0.0), 0.3, kTight);
+    EXPECT_EQ(obstacles[2]->motion().axis(), -Eigen::Vector3d::UnitZ());
+  }
+  // Cylinder ends whose distance's square overflows give the right length.
+  const auto far = parse(R"({"obstacles": [
+    {"type": "cylinder", "ends": [[0, 0, 0], [1e200, 0, 0]], "radius": 0.1}]})");
+  const auto& cylinder = dynamic_cast<const Cylinder&>(*far[0]);
+  EXPECT_EQ(cylinder.geometry().axis, Eigen::Vector3d::UnitX());
+  EXPECT_DOUBLE_EQ(cylinder.geometry().length_m, 1e200);
+}
+
 struct BadInput {
   const char* obstacles;  // the "obstacles" value
   const char* field;      // expected InputLocation::field
@@ -177,6 +211,15 @@ INSTANTIATE_TEST_SUITE_P(
                  "2 points"},
         BadInput{R"([{"type": "cylinder", "ends": [[1, 0, 0], [1, 0, 0]], "radius": 1}])",
                  "obstacles[0].ends", "distinct"},
+        BadInput{R"([{"type": "cylinder", "ends": [[-1e308, 0, 0], [1e308, 0, 0]], "radius": 1}])",
+                 "obstacles[0].ends", "a finite distance apart"},
+        BadInput{
+            R"([{"type": "cylinder", "ends": [[0, 0, 0], [1.7e308, 1.7e308, 0]], "radius": 1}])",
+            "obstacles[0].ends", "a finite distance apart"},
+        BadInput{R"([{"type": "plane", "motion": {"rotation": {"axis": [0, 0, 0],
+                      "pivot": [0, 0, 0], "keyframes": [{"time": 0, "angle_deg": 0}]}}}])",
+                 "obstacles[0].motion.rotation.axis",
+                 "nonzero direction [x, y, z], found [0, 0, 0]"},
         BadInput{R"([{"type": "cylinder", "ends": [[0, 0, 0], [1, 0, 0]]}])", "obstacles[0].radius",
                  "missing"},
         BadInput{R"([{"type": "needles", "c2": 0}])", "obstacles[0].c2", "> 0"},

@@ -42,6 +42,26 @@ TEST(Plane, TiltedRampIsSignedDistance) {
   EXPECT_TRUE(ramp.closest_surface_point(in_plane + 0.3 * n, 0.0).isApprox(in_plane, kTight));
 }
 
+// Any finite nonzero normal is valid and normalised, also one whose norm overflows (1e200² = inf)
+// or underflows (1e-200² = 0).
+TEST(Plane, NormalsOfAnyFiniteLengthAreNormalised) {
+  for (const double z : {1e200, 1e-200, 5e-324, -1.7e308}) {
+    PlaneGeometry g;
+    g.normal = Eigen::Vector3d(0.0, 0.0, z);
+    EXPECT_TRUE(g.is_valid()) << z;
+    const Plane plane(g, ObstacleOptions{});
+    EXPECT_EQ(plane.geometry().normal, Eigen::Vector3d(0.0, 0.0, z > 0 ? 1.0 : -1.0)) << z;
+  }
+  PlaneGeometry largest;  // Eigen's stableNormalize() overflows here: √2 · 1.7e308 > DBL_MAX
+  largest.normal = Eigen::Vector3d(1.7e308, 1.7e308, 0.0);
+  EXPECT_TRUE(Plane(largest, ObstacleOptions{})
+                  .geometry()
+                  .normal.isApprox(Eigen::Vector3d(1.0, 1.0, 0.0).normalized(), kTight));
+  PlaneGeometry zero;
+  zero.normal.setZero();
+  EXPECT_FALSE(zero.is_valid());
+}
+
 TEST(Plane, GradientMatchesFiniteDifferences) {
   PlaneGeometry g;
   g.point_m = Eigen::Vector3d(0.2, -0.3, 0.1);

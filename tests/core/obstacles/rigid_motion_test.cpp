@@ -57,6 +57,23 @@ TEST(RigidMotion, AllZeroKeyframesAreIdentity) {
   EXPECT_FALSE(RigidMotion(options).is_identity());
 }
 
+// Any finite nonzero rotation axis is valid and normalised, also one whose norm overflows or
+// underflows.
+TEST(RigidMotion, AxesOfAnyFiniteLengthAreNormalised) {
+  for (const double z : {1e200, 1e-200, 5e-324}) {
+    RigidMotionOptions options;
+    options.axis = Eigen::Vector3d(0.0, 0.0, z);
+    options.angle_keyframes = {{0.0, 0.0}, {1.0, kPi / 2}};
+    EXPECT_TRUE(options.is_valid()) << z;
+    const RigidMotion motion(options);
+    EXPECT_EQ(motion.axis(), Eigen::Vector3d::UnitZ()) << z;
+    EXPECT_TRUE(motion.pose(1.0)
+                    .to_world(Eigen::Vector3d::UnitX())
+                    .isApprox(Eigen::Vector3d::UnitY(), kTight))
+        << z;
+  }
+}
+
 TEST(RigidMotion, PiecewiseLinearAngleScheduleOfTheSphereScenario) {
   const RigidMotion motion = half_turn_about_z(Eigen::Vector3d::Zero());
   EXPECT_DOUBLE_EQ(motion.angle_rad(-1.0), 0.0);

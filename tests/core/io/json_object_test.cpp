@@ -1,0 +1,53 @@
+// JsonObject and read_json_file: directions of any finite length, and the files that cannot be
+// parsed named for what they are.
+#include "core/io/json_object.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace clothfit {
+namespace {
+
+// The InputError `f` throws, as what() prints it.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(JsonObject, DirectionIsAnyFiniteNonzeroVector) {
+  const nlohmann::json json = nlohmann::json::parse(R"({
+    "big": [0, 0, 1e200], "small": [0, 0, 1e-200], "subnormal": [0, -5e-324, 0],
+    "plain": [3, 0, 4], "zero": [0, 0, 0], "short": [1, 2]})");
+  const JsonObject o(json, "s.json", "plane");
+  // As given (obstacles::unit_vector normalises it, unit_vector_test.cpp).
+  EXPECT_EQ(o.direction("big"), Eigen::Vector3d(0, 0, 1e200));
+  EXPECT_EQ(o.direction("small"), Eigen::Vector3d(0, 0, 1e-200));
+  EXPECT_EQ(o.direction("subnormal"), Eigen::Vector3d(0, -5e-324, 0));
+  EXPECT_EQ(o.direction("plain"), Eigen::Vector3d(3, 0, 4));
+  EXPECT_EQ(error_of([&] { o.direction("zero"); }),
+            "s.json: plane.zero: expected a nonzero direction [x, y, z], found [0, 0, 0]");
+  EXPECT_EQ(error_of([&] { o.direction("short"); }),
+            "s.json: plane.short: expected an array of 3 finite numbers [x, y, z], found an array "
+            "of 2 elements");
+  EXPECT_EQ(error_of([&] { o.direction("absent"); }),
+            "s.json: plane.absent: required field is missing");
+}
+
+// A directory opens as a stream that reads nothing; it is named as a directory rather than
+// reported as "unexpected end of input".
+TEST(ReadJsonFile, ADirectoryIsNamedAsOne) {
+  const std::string path = std::filesystem::temp_directory_path().string();
+  EXPECT_EQ(error_of([&] { read_json_file(path); }),
+            path + ": is a directory, expected a JSON file");
+  EXPECT_EQ(error_of([] { read_json_file("/no/such/dir/s.json"); }),
+            "/no/such/dir/s.json: cannot open file for reading");
+}
+
+}  // namespace
+}  // namespace clothfit
