@@ -127,6 +127,8 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
     const char* verdict = fitting::within_noise(at_truth->objective, fit.noise)
                               ? "within twice the noise of the replicas' mean: the recording "
                                 "cannot tell them apart"
+                          : at_truth->objective == fit.objective
+                              ? "the same objective: the recording cannot tell them apart"
                           : excess >= 0.0 ? "the model prefers the fitted values"
                                           : "the search missed a lower point";
     std::printf("objective at the truth %.4g m (%+.1f %% against the fit: %s)\n",

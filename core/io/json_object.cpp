@@ -102,7 +102,9 @@ double JsonObject::number(const std::string& key, double fallback, Range range) 
 int JsonObject::integer(const std::string& key, Range range) const {
   const nlohmann::json& j = require(key);
   if (!j.is_number_integer()) {
-    fail(key, "expected an integer (" + range.describe() + "), found " + type_name(j));
+    // A number with a fraction names its value: "found 2.5", not "found a number".
+    fail(key, "expected an integer (" + range.describe() + "), found " +
+                  (j.is_number() ? format_number(j.get<double>()) : type_name(j)));
   }
   const auto v = j.get<long long>();
   if (!range.contains(static_cast<double>(v)) || v > std::numeric_limits<int>::max()) {

@@ -506,6 +506,9 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "cloth.mesh.width: expected a finite number > 0"},
       {"one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"),
        "cloth.mesh.nodes_x: expected an integer >= 2, found 1"},
+      // A number with a fraction is named (it said "found a number").
+      {"fraction.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 2.5, "nodes_y": 3)"),
+       "cloth.mesh.nodes_x: expected an integer (a finite number >= 2), found 2.5"},
       // Quads the mesh check calls degenerate; the message named no file and no field.
       {"tiny.json", grid_scenario(R"("width": 1e-300, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "tiny.json: cloth.mesh.width: the 3 × 3 grid's quads would be 5e-301 m × 0.5 m; edges must "
@@ -719,6 +722,30 @@ TEST(ClothfitCli, FitGridOptionWinsOverAParametersOwnGrid) {
   };
   EXPECT_EQ(grid_evaluations("", "own"), 3);
   EXPECT_EQ(grid_evaluations(" --grid 2", "option"), 2);
+}
+
+// A truth that scores exactly the fit's objective (here the optimum itself, and no noise
+// measured) is not "preferred" either way (it said "+0.0 %: the model prefers the fitted values").
+TEST(ClothfitCli, FitSaysWhenTheTruthScoresTheSame) {
+  const auto dir = scratch("fit_same_truth");
+  std::string text;
+  {
+    std::ifstream in(write_flat_sheet_recording(dir, "flat", false));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The grid's two points are alpha 0.1 and 1; this recording's optimum is the upper bound.
+  std::ofstream(dir / "flat.truth.json") << R"({"parameters": {"alpha": 1, "delta": 0.08}})";
+  std::ofstream(dir / "with_truth.json")
+      << text.substr(0, text.rfind('}')) << R"(, "truth": "flat.truth.json"})";
+  const Result r = run("fit " + (dir / "with_truth.json").string() +
+                       " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+                       (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_NE(r.output.find("alpha                   1 "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(+0.0 % against the fit: the same objective: the recording cannot "
+                          "tell them apart)"),
+            std::string::npos)
+      << r.output;
 }
 
 // A command missing any one of its required inputs says what it needs (exit 2) before reading
