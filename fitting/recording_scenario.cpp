@@ -156,6 +156,13 @@ ModelParameters parse_parameters(const JsonObject& root, const RecordingScenario
 
 RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std::string& path) {
   const JsonObject root(json, path);
+  // The other kind of scenario file, said as such rather than by its first unknown field.
+  if (root.has("time") && !root.has("recording")) {
+    root.fail("time",
+              "expected a recording scenario (with \"recording\", a Motive CSV take); "
+              "this file has \"time\", as a simulation scenario does (for clothfit "
+              "simulate)");
+  }
   root.reject_unknown({"name", "description", "experiment", "condition", "recording", "truth",
                        "recording_options", "frames", "cloth", "layout", "refinement", "held",
                        "obstacles", "stick", "solver", "parameters", "fit", "synth"});

@@ -234,6 +234,13 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
                         const ScenarioOverrides& overrides) {
   const JsonObject root(json, path);
+  // The other kind of scenario file, said as such rather than by its first unknown field.
+  if (root.has("recording") && !root.has("time")) {
+    root.fail("recording",
+              "expected a simulation scenario (with \"time\"); this file names a "
+              "recording, as a recording scenario does (for clothfit fit, sweep or "
+              "synth)");
+  }
   root.reject_unknown({"name", "description", "cloth", "time", "held", "obstacles", "stick",
                        "self_collisions", "solver", "output"});
   Scenario s;

@@ -748,6 +748,28 @@ TEST(ClothfitCli, FitSaysWhenTheTruthScoresTheSame) {
       << r.output;
 }
 
+// A recording scenario given to simulate, or a simulation scenario to fit, is named as the other
+// kind of file (it was refused for its first unknown field: "condition", "time").
+TEST(ClothfitCli, TheOtherKindOfScenarioIsNamedAsSuch) {
+  const auto source = testing::source_dir() / "datasets";
+  const std::string recording = (source / "recordings/polyester_hitting.json").string();
+  const std::string simulation = (source / "examples/hanging.json").string();
+  const Result simulate =
+      run("simulate " + recording + " --quiet --out " + scratch("other_kind").string());
+  EXPECT_EQ(simulate.exit_code, 2) << simulate.output;
+  EXPECT_NE(simulate.output.find(recording + ": recording: expected a simulation scenario"),
+            std::string::npos)
+      << simulate.output;
+  for (const char* command : {"fit", "sweep --vary alpha=0.1:0.2:0.1"}) {
+    const Result r = run(std::string(command) + " " + simulation + " --quiet --out " +
+                         scratch("other_kind").string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(simulation + ": time: expected a recording scenario"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 // A command missing any one of its required inputs says what it needs (exit 2) before reading
 // anything.
 TEST(ClothfitCli, ACommandMissingAnInputSaysWhatItNeeds) {
