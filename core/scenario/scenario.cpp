@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <sstream>
 
 #include "core/io/json_object.hpp"
 #include "core/mesh/obj_reader.hpp"
@@ -230,6 +231,31 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
 }
 
 }  // namespace
+
+std::string initial_penetration_warning(const Scenario& scenario) {
+  const double tolerance = scenario.model.options.contact_tolerance;
+  for (const auto& obstacle : scenario.model.obstacles) {
+    double deepest = 0.0;
+    int node = -1;
+    for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
+      const double h = obstacle->value(scenario.initial_positions.segment<3>(3 * i), 0.0);
+      if (h < deepest) {
+        deepest = h;
+        node = i;
+      }
+    }
+    const bool distance = obstacle->is_signed_distance();
+    if (node < 0 || (distance && deepest >= -tolerance))
+      continue;
+    std::ostringstream out;
+    out << "the cloth starts inside obstacle '" << obstacle->name() << "': node " << node;
+    if (distance)
+      out << " by " << -deepest << " m (more than contact_tolerance, " << tolerance << " m)";
+    out << "; the first step pushes such nodes out at once";
+    return out.str();
+  }
+  return "";
+}
 
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
                         const ScenarioOverrides& overrides) {

@@ -40,4 +40,11 @@ Scenario load_scenario(const std::string& path, const ScenarioOverrides& overrid
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
                         const ScenarioOverrides& overrides = {});
 
+// Empty, or a sentence saying that the initial state starts inside an obstacle: the deepest node
+// more than the contact tolerance ε1 inside (signed-distance obstacles: by how much; the needle
+// field's h is no distance). The first step would push such nodes out at once, launching the
+// sheet; it is a warning, not an error, since a sheet laid on an obstacle may start a rounding
+// error inside it.
+std::string initial_penetration_warning(const Scenario& scenario);
+
 }  // namespace clothfit::scenario

@@ -198,6 +198,31 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
       << twice.output;
 }
 
+// A cloth that starts inside an obstacle is launched out of it by the first step; the run says
+// so (it went on silently, the sheet thrown 2 m up).
+TEST(ClothfitCli, SimulateWarnsWhenTheClothStartsInsideAnObstacle) {
+  const auto dir = scratch("simulate_inside");
+  std::ifstream in(testing::source_dir() / "datasets/examples/hanging.json");
+  nlohmann::json scenario = nlohmann::json::parse(in);  // the sheet lies flat at z = 1
+  const auto warning_for = [&](double plane_z) {
+    scenario["obstacles"] = {{{"type", "plane"}, {"name", "floor"}, {"point", {0, 0, plane_z}}}};
+    std::ofstream(dir / "s.json") << scenario.dump();
+    const Result r = run("simulate " + (dir / "s.json").string() +
+                         " --duration 0.01 --quiet --out " + (dir / "out").string());
+    EXPECT_NE(r.exit_code, 2) << r.output;
+    return r.output;
+  };
+  const std::string inside = warning_for(1.3);
+  EXPECT_NE(inside.find("clothfit simulate: warning: " + (dir / "s.json").string() +
+                        ": the cloth starts inside obstacle 'floor': node "),
+            std::string::npos)
+      << inside;
+  EXPECT_NE(inside.find(" by 0.3 m (more than contact_tolerance, 0.0001 m)"), std::string::npos)
+      << inside;
+  EXPECT_EQ(warning_for(0.5).find("warning"), std::string::npos);
+  EXPECT_EQ(warning_for(1.0).find("warning"), std::string::npos);  // lying on it
+}
+
 // Where contacts slide at a corner of their friction box, the run says so (README "Friction").
 TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
   const auto out = scratch("simulate_cone");
