@@ -84,6 +84,16 @@ SynthMotion tablecloth_motion(const JsonObject& m, const RecordingScenario& scen
   options.sheet_width_m = scenario.width_m;
   options.sheet_height_m = scenario.height_m;
   options.tremor = parse_tremor(m);
+  // The motion's own checks (make_tablecloth_motion) name its C++ fields; these name the file's.
+  if (!(duration_s >= 2.5)) {
+    m.fail("kind",
+           "a tablecloth motion needs synth.duration ≥ 2.5 s (lowering and dragging), "
+           "found " +
+               format_number(duration_s) + " s");
+  }
+  if (!(options.start_clearance_m < 1.0))
+    m.fail("clearance",
+           "expected less than 1 m, found " + format_number(options.start_clearance_m));
   std::shared_ptr<const TableclothMotion> motion;
   try {
     motion = std::make_shared<const TableclothMotion>(make_tablecloth_motion(options));
@@ -120,6 +130,36 @@ SynthMotion hitting_motion(const JsonObject& m, const RecordingScenario& scenari
   options.max_strike_speed_m_s =
       m.number("max_speed", options.max_strike_speed_m_s, Range::positive());
   options.tremor = parse_tremor(m);
+  // The motion's own checks (make_hitting_motion) name its C++ fields; these name the file's.
+  const double needed_s = 2.0 + 2.5 * options.strike_count;
+  if (!(duration_s >= needed_s)) {
+    m.fail("strikes", std::to_string(options.strike_count) + " strikes need synth.duration ≥ " +
+                          format_number(needed_s) + " s (2 s + 2.5 s per strike), found " +
+                          format_number(duration_s) + " s");
+  }
+  if (options.corner_spacing_m > scenario.width_m - 0.01) {
+    m.fail("corner_spacing", "expected at most the cloth's width less 1 cm, " +
+                                 format_number(scenario.width_m - 0.01) + " m, found " +
+                                 format_number(options.corner_spacing_m) + " m");
+  }
+  if (m.has("width_direction")) {
+    const Eigen::Vector3d d = options.width_direction;
+    if (d.z() != 0.0 || !(d.head<2>().norm() > 0.0)) {
+      m.fail("width_direction", "expected a horizontal direction [x, y, 0], found [" +
+                                    format_number(d.x()) + ", " + format_number(d.y()) + ", " +
+                                    format_number(d.z()) + "]");
+    }
+    if (std::abs(d.norm() - 1.0) >= 1e-9)  // a unit vector is kept as given, bit for bit
+      options.width_direction = d.normalized();
+  }
+  if (options.min_strike_speed_m_s < 0.5)
+    m.fail("min_speed", "expected at least 0.5 m/s, found " +
+                            format_number(options.min_strike_speed_m_s) + " m/s");
+  if (options.max_strike_speed_m_s < options.min_strike_speed_m_s) {
+    m.fail("max_speed", "expected at least min_speed (" +
+                            format_number(options.min_strike_speed_m_s) + " m/s), found " +
+                            format_number(options.max_strike_speed_m_s) + " m/s");
+  }
   std::shared_ptr<const HittingMotion> motion;
   try {
     motion = std::make_shared<const HittingMotion>(make_hitting_motion(options));

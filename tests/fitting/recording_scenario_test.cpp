@@ -218,6 +218,56 @@ TEST(RecordingScenario, TheClothIsLargeEnoughForItsMesh) {
   }
 }
 
+// A generated motion's limits are said with the file's field names and the values found (they
+// named the motion's C++ fields: "hitting duration_s must be ≥ 2 s + 2.5 s per strike").
+TEST(RecordingScenario, SyntheticMotionLimitsNameTheFieldsAndValues) {
+  const auto synth_error = [](const nlohmann::json& json) -> std::string {
+    const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
+    try {
+      parse_synth_settings(scenario);
+    } catch (const InputError& e) {
+      return e.location().field + ": " + e.problem();
+    }
+    return "(no error)";
+  };
+  // This scenario has no stick: a hitting motion that passes its own checks is refused only
+  // for that, after them.
+  const std::string passed =
+      "synth.motion: the motion moves a stick but the scenario has no \"stick\"";
+  nlohmann::json j = testing::din_a2_recording_scenario("hit", 12.0, 0.5, 1);
+  j["synth"]["motion"] = {{"kind", "hitting"}, {"strikes", 4}};
+  EXPECT_EQ(synth_error(j), passed);
+  j["synth"]["duration"] = 11.0;
+  EXPECT_EQ(synth_error(j),
+            "synth.motion.strikes: 4 strikes need synth.duration ≥ 12 s (2 s + "
+            "2.5 s per strike), found 11 s");
+  j["synth"]["duration"] = 12.0;
+  j["synth"]["motion"]["corner_spacing"] = 0.5;  // the DIN A2 sheet is 0.42 m wide
+  EXPECT_EQ(synth_error(j).rfind("synth.motion.corner_spacing: expected at most the cloth's width "
+                                 "less 1 cm, 0.41 m, found 0.5 m",
+                                 0),
+            0u)
+      << synth_error(j);
+  j["synth"]["motion"].erase("corner_spacing");
+  j["synth"]["motion"]["width_direction"] = {0, 1, 1};
+  EXPECT_EQ(synth_error(j),
+            "synth.motion.width_direction: expected a horizontal direction [x, y, "
+            "0], found [0, 1, 1]");
+  j["synth"]["motion"]["width_direction"] = {0, 2, 0};  // any length
+  EXPECT_EQ(synth_error(j), passed);
+  j["synth"]["motion"]["min_speed"] = 0.2;
+  EXPECT_EQ(synth_error(j), "synth.motion.min_speed: expected at least 0.5 m/s, found 0.2 m/s");
+  j["synth"]["motion"]["min_speed"] = 3.0;
+  j["synth"]["motion"]["max_speed"] = 2.0;
+  EXPECT_EQ(synth_error(j),
+            "synth.motion.max_speed: expected at least min_speed (3 m/s), found 2 m/s");
+  j["synth"]["motion"] = {{"kind", "tablecloth"}};
+  j["synth"]["duration"] = 2.0;
+  EXPECT_EQ(synth_error(j),
+            "synth.motion.kind: a tablecloth motion needs synth.duration ≥ 2.5 s "
+            "(lowering and dragging), found 2 s");
+}
+
 // The same bound on the synthetic recording's own refinement, and its steps bounded by
 // scenario::kMaxSteps (an overflowing count ran no step at all).
 TEST(RecordingScenario, SyntheticRecordingsAreBoundedInMeshAndSteps) {
