@@ -119,6 +119,9 @@ std::size_t sweep_parameters(const CsvFile& csv) {
 }
 
 CsvFile read_csv(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))  // it reads as an empty file
+    throw InputError({path, 0, 0, ""}, "is a directory, expected a CSV file");
   std::ifstream in(path);
   if (!in)
     throw InputError({path, 0, 0, ""}, "cannot open file for reading");

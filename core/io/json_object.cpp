@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 namespace clothfit {
 
@@ -256,8 +257,43 @@ nlohmann::json read_json_file(const std::string& path) {
     }
     return at;
   };
+  // A key given twice in one object: nlohmann keeps the last silently, so a field written twice
+  // (a copy-paste left behind) would be read with one of its two values without a word. The
+  // parser's callback sees every object's keys in order; `open` holds, per open object, its keys
+  // so far, and `parents` the key that led to each nested object or array.
+  std::vector<std::vector<std::string>> open;
+  std::vector<std::string> parents;
+  std::string last_key;
+  const auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start || event == Event::array_start) {
+      parents.push_back(last_key);
+      last_key.clear();
+      if (event == Event::object_start)
+        open.emplace_back();
+    } else if (event == Event::object_end || event == Event::array_end) {
+      if (event == Event::object_end && !open.empty())
+        open.pop_back();
+      if (!parents.empty())
+        parents.pop_back();
+    } else if (event == Event::key && !open.empty()) {
+      last_key = parsed.get<std::string>();
+      std::vector<std::string>& keys = open.back();
+      if (std::find(keys.begin(), keys.end(), last_key) != keys.end()) {
+        std::string field;
+        for (const std::string& k : parents) {
+          if (!k.empty())
+            field += k + ".";
+        }
+        throw InputError(InputLocation{path, 0, 0, field + last_key},
+                         "given twice in the same object (one of the two would be ignored)");
+      }
+      keys.push_back(last_key);
+    }
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, check_keys);
   } catch (const nlohmann::json::parse_error& e) {
     std::string what = e.what();
     const auto pos = what.find("parse error");

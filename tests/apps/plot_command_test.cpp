@@ -370,6 +370,11 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
   EXPECT_NE(contact.output.find("contact: expected 0 or 1"), std::string::npos);
 
   EXPECT_EQ(run("plot " + (dir / "missing.csv").string()).exit_code, 2);
+  const Result folder = run("plot " + dir.string());  // "found an empty file"
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.output.find(dir.string() + ": is a directory, expected a CSV file"),
+            std::string::npos)
+      << folder.output;
   EXPECT_EQ(run("plot").exit_code, 2);
   EXPECT_EQ(run("plot --help").exit_code, 0);
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 namespace clothfit {
 namespace {
@@ -47,6 +48,26 @@ TEST(ReadJsonFile, ADirectoryIsNamedAsOne) {
             path + ": is a directory, expected a JSON file");
   EXPECT_EQ(error_of([] { read_json_file("/no/such/dir/s.json"); }),
             "/no/such/dir/s.json: cannot open file for reading");
+}
+
+// A key given twice in one object is refused, naming it (nlohmann kept the last one silently);
+// the same key in two objects is fine.
+TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
+  const auto path = std::filesystem::temp_directory_path() / "json_object_test_duplicate.json";
+  const auto read = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return error_of([&] { read_json_file(path.string()); });
+  };
+  EXPECT_EQ(read(R"({"a": 1, "b": {"c": 2, "d": 3, "c": 4}})"),
+            path.string() +
+                ": b.c: given twice in the same object (one of the two would be "
+                "ignored)");
+  EXPECT_EQ(read(R"({"name": "x", "held": [{"nodes": [0]}], "name": "y"})"),
+            path.string() +
+                ": name: given twice in the same object (one of the two would be "
+                "ignored)");
+  EXPECT_EQ(read(R"({"a": {"c": 1}, "b": {"c": 2}, "l": [{"c": 1}, {"c": 2}]})"), "(no error)");
+  std::filesystem::remove(path);
 }
 
 }  // namespace
