@@ -284,7 +284,7 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
         {"grid", "threads", "max_refinement_iterations", "profile_tolerance", "noise_replicas"});
     s.fit.grid_points =
         f.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));
-    s.fit.threads = f.integer("threads", 0, Range::at_least(0));
+    s.fit.threads = f.integer("threads", 0, Range::between(0, 1024));  // as --threads
     s.fit.max_refinement_iterations =
         f.integer("max_refinement_iterations", s.fit.max_refinement_iterations, Range::at_least(0));
     s.fit.profile_tolerance =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -297,8 +298,22 @@ nlohmann::json read_json_file(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     std::string what = e.what();
     const auto pos = what.find("parse error");
-    throw InputError(location(e.byte),
-                     "invalid JSON (" + (pos == std::string::npos ? what : what.substr(pos)) + ")");
+    if (pos != std::string::npos)
+      what = what.substr(pos);
+    // The parser quotes what it last read, raw: bytes that are not printable ASCII (a file in
+    // another encoding) are shown as \xNN rather than written to the terminal.
+    std::string shown;
+    for (const char c : what) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte >= 0x20 && byte < 0x7f) {
+        shown += c;
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02X", byte);
+        shown += hex;
+      }
+    }
+    throw InputError(location(e.byte), "invalid JSON (" + shown + ")");
   } catch (const nlohmann::json::out_of_range& e) {
     // A number beyond a double's range (1e400), reported without a position: "number overflow
     // parsing '1e400'". Its first occurrence in the text is where it is.

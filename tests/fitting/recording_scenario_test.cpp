@@ -167,6 +167,9 @@ TEST(RecordingScenario, IterationCountsOfAStepAreBounded) {
   nlohmann::json j = minimal();
   j["solver"] = {{"max_iterations", 1000}, {"newton_fallback_after", 1000}};
   EXPECT_EQ(parse_recording_scenario(j, "dir/s.json").solver.max_iterations, 1000);
+  nlohmann::json threads = minimal();
+  threads["fit"] = {{"threads", 1025}};  // as --threads: a thread per simulation
+  EXPECT_EQ(error_field(threads), "fit.threads");
   for (const char* field : {"max_iterations", "newton_fallback_after"}) {
     nlohmann::json bad = j;
     bad["solver"][field] = 1001;

@@ -67,6 +67,12 @@ TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
                 ": name: given twice in the same object (one of the two would be "
                 "ignored)");
   EXPECT_EQ(read(R"({"a": {"c": 1}, "b": {"c": 2}, "l": [{"c": 1}, {"c": 2}]})"), "(no error)");
+  // A syntax error quotes what the parser read; a byte of another encoding (Latin-1 é) is shown
+  // as \xE9, not written raw to the terminal.
+  const std::string latin1 = read("{\"name\": \xE9t\xE9}");
+  EXPECT_NE(latin1.find("invalid JSON ("), std::string::npos) << latin1;
+  EXPECT_NE(latin1.find("\\xE9"), std::string::npos) << latin1;
+  EXPECT_EQ(latin1.find('\xE9'), std::string::npos) << latin1;
   std::filesystem::remove(path);
 }
 
