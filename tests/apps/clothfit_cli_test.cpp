@@ -244,6 +244,17 @@ TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
 // A still 0.2 × 0.2 m sheet with 3 × 3 markers, 3 frames at 100 Hz, held by A1 and A3, written to
 // dir/name.csv with its recording scenario dir/name.json (α free): with `fold`, the last row of
 // markers lies 5 cm from the middle one instead of 10 cm. Returns the scenario's path.
+// A recording scenario for `clothfit synth`: a 2 × 2-marker sheet held still for 0.05 s, whose
+// take is written to take.csv beside it.
+void write_small_synth_scenario(const std::filesystem::path& path) {
+  std::ofstream(path) << R"({"recording": "take.csv",
+    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
+    "layout": {"rows": 2, "columns": 2, "markers": [["A1", "A2"], ["B1", "B2"]]},
+    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08},
+    "synth": {"duration": 0.05, "settle": 0.05, "motion": {"kind": "keyframes", "held": {
+      "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
+}
+
 std::string write_flat_sheet_recording(const std::filesystem::path& dir, const std::string& name,
                                        bool fold) {
   std::vector<mocap::MarkerInfo> markers;
@@ -413,12 +424,7 @@ TEST(ClothfitCli, OutputThatCannotBeWrittenFailsTheCommand) {
       << fit.output;
 
   // synth writes through TAKE.truth.json.partial and a rename.
-  std::ofstream(dir / "synth.json") << R"({"recording": "take.csv",
-    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
-    "layout": {"rows": 2, "columns": 2, "markers": [["A1", "A2"], ["B1", "B2"]]},
-    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08},
-    "synth": {"duration": 0.05, "settle": 0.05, "motion": {"kind": "keyframes", "held": {
-      "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
+  write_small_synth_scenario(dir / "synth.json");
   full(dir / "take.truth.json.partial");
   const Result synth = run("synth " + (dir / "synth.json").string() +
                            " --truth alpha=0.2 --quiet --out " + (dir / "take.csv").string());
@@ -479,12 +485,7 @@ TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
       run("plot " + (dir / "points.csv").string() + " --out " + dir.string());
   EXPECT_EQ(plot_to_folder.exit_code, 2) << plot_to_folder.output;
 
-  std::ofstream(dir / "synth.json") << R"({"recording": "take.csv",
-    "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
-    "layout": {"rows": 2, "columns": 2, "markers": [["A1", "A2"], ["B1", "B2"]]},
-    "parameters": {"alpha": {"min": 0.1, "max": 1}, "delta": 0.08},
-    "synth": {"duration": 0.05, "settle": 0.05, "motion": {"kind": "keyframes", "held": {
-      "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
+  write_small_synth_scenario(dir / "synth.json");
   const std::string synth = "synth " + (dir / "synth.json").string() + " --truth alpha=0.2 --out ";
   const Result same =
       run(synth + (dir / "t.csv").string() + " --truth-out " + (dir / "sub/../t.csv").string());

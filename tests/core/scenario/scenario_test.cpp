@@ -8,17 +8,13 @@
 #include <filesystem>
 
 #include "core/io/input_error.hpp"
+#include "support/scenario_fixture.hpp"
 
 namespace clothfit::scenario {
 namespace {
 
 nlohmann::json base() {
-  return {
-      {"cloth",
-       {{"mesh",
-         {{"type", "grid"}, {"width", 0.42}, {"height", 0.594}, {"nodes_x", 7}, {"nodes_y", 9}}},
-        {"material", "polyester"}}},
-      {"time", {{"duration", 0.1}}}};
+  return testing::din_a2_scenario();
 }
 
 // The InputError parsing `json` throws, as "field: problem".

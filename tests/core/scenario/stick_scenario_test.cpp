@@ -4,17 +4,13 @@
 
 #include "core/io/input_error.hpp"
 #include "core/scenario/scenario.hpp"
+#include "support/scenario_fixture.hpp"
 
 namespace clothfit::scenario {
 namespace {
 
 nlohmann::json base() {
-  return {
-      {"cloth",
-       {{"mesh",
-         {{"type", "grid"}, {"width", 0.42}, {"height", 0.594}, {"nodes_x", 7}, {"nodes_y", 9}}},
-        {"material", "polyester"}}},
-      {"time", {{"duration", 0.1}}}};
+  return testing::din_a2_scenario();
 }
 
 nlohmann::json stick() {
