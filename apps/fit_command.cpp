@@ -17,12 +17,12 @@
 #include "apps/command_line.hpp"
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
-#include "core/io/json_object.hpp"
 #include "fitting/error_plot.hpp"
 #include "fitting/fit_table.hpp"
 #include "fitting/parameter_fitter.hpp"
 #include "fitting/parameter_grid.hpp"
 #include "fitting/recording_setup.hpp"
+#include "fitting/recording_truth.hpp"
 #include "mocap/mocap_input_error.hpp"
 
 namespace po = boost::program_options;
@@ -46,8 +46,8 @@ const char* kUsage =
     "2 for bad input.\n\n"
     "options";
 
-// The parameter values of the truth file (fixed parameters and any it leaves out at the fit's
-// values); empty when it names none of the fitted parameters.
+// The parameter values of the truth file (which names every fitted parameter,
+// fitting/recording_truth.hpp; the others at the fit's values); empty without one.
 std::vector<double> truth_values(const fitting::ModelParameters& parameters,
                                  const fitting::FitResult& fit, const nlohmann::json& truth) {
   if (!truth.is_object())
@@ -188,11 +188,8 @@ int run_fit_command(int argc, char** argv) {
         setup = fitting::build_recording_setup(scenario, take);
         if (const std::string warning = fitting::initial_state_warning(*setup); !warning.empty())
           std::cerr << "clothfit fit: warning: " << warning << "\n";
-        if (!scenario.truth_path.empty()) {
-          const nlohmann::json t = read_json_file(scenario.truth_path);
-          if (t.contains("parameters"))
-            truth = t["parameters"];
-        }
+        if (!scenario.truth_path.empty())  // checked as load_take checked it
+          truth = fitting::read_recording_truth(scenario);
       }))
     return *code;
   if (scenario.parameters.fitted().empty()) {
