@@ -73,7 +73,8 @@ void DelassusFactorization::solve_columns(const RowMajorMatrix& r_x, RowMajorMat
   for (Eigen::Index j = 0; j < r_x.cols(); ++j) {
     solve(r_x.col(j), zero, &xj, &yj);
     x->col(j) = xj;
-    y->col(j) = yj;
+    if (y->rows() > 0)  // a column block of an empty matrix offsets its null data pointer (UB)
+      y->col(j) = yj;
   }
 }
 
