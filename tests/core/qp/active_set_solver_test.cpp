@@ -288,7 +288,12 @@ TEST(ActiveSetSolver, DampedEqualityRowsAreCompliantAboutTheirCentre) {
   // mean(diag A D⁻¹ Aᵀ): x = D⁻¹(f − Aᵀλ) with (A D⁻¹ Aᵀ + εI) λ = c + A D⁻¹ f + ε λ₀, and
   // λ₀ = λ̂ − clamp(λ̂, ±τ/ε) for the estimate λ̂ and offset bound τ (0 without an estimate).
   TwoRowProblem q;
-  const auto& [a, mass, f, c, unused, dinv] = q;
+  // Named references, not a structured binding: the lambda below captures them, which clang
+  // before 16 refuses for bindings.
+  const Eigen::MatrixXd& a = q.a;
+  const Eigen::Vector4d& f = q.f;
+  const Eigen::Vector2d& c = q.c;
+  const Eigen::MatrixXd& dinv = q.dinv;
   QpProblem& p = q.p;
   const Eigen::Matrix2d w = a * dinv * a.transpose();
   QpSolverOptions options;
