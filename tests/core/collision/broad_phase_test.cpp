@@ -16,6 +16,7 @@
 #include "core/collision/point_triangle_distance.hpp"
 #include "core/collision/triangle_mesh_edges.hpp"
 #include "core/collision/triangle_triangle_intersection.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -56,7 +57,7 @@ Eigen::VectorXd crumpled(const Grid& g, std::mt19937_64& rng, double noise) {
     Vector3d p = x.segment<3>(3 * i);
     const double angle = 3.0 * p.x();
     p = Vector3d(0.3 * std::cos(angle), p.y() * 0.5, 0.3 * std::sin(angle)) +
-        Vector3d(gaussian(rng), gaussian(rng), gaussian(rng));
+        clothfit::testing::random_vector3(gaussian, rng);
     x.segment<3>(3 * i) = p;
   }
   return x;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -16,9 +17,9 @@ std::vector<Aabb> random_boxes(std::mt19937_64& rng, int n, double size) {
   std::uniform_real_distribution<double> extent(0.0, size);
   std::vector<Aabb> boxes(n);
   for (Aabb& box : boxes) {
-    const Eigen::Vector3d lower(coordinate(rng), coordinate(rng), coordinate(rng));
+    const Eigen::Vector3d lower = clothfit::testing::random_vector3(coordinate, rng);
     box.extend(lower);
-    box.extend(Eigen::Vector3d(lower + Eigen::Vector3d(extent(rng), extent(rng), extent(rng))));
+    box.extend(Eigen::Vector3d(lower + clothfit::testing::random_vector3(extent, rng)));
   }
   return boxes;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -31,8 +32,8 @@ TEST(CoplanarityCubic, CoefficientsReproduceTheTripleProduct) {
   for (int trial = 0; trial < 1000; ++trial) {
     std::array<Vector3d, 4> x_t0, x_t1;
     for (int i = 0; i < 4; ++i) {
-      x_t0[i] = Vector3d(coordinate(rng), coordinate(rng), coordinate(rng));
-      x_t1[i] = Vector3d(coordinate(rng), coordinate(rng), coordinate(rng));
+      x_t0[i] = clothfit::testing::random_vector3(coordinate, rng);
+      x_t1[i] = clothfit::testing::random_vector3(coordinate, rng);
     }
     const CoplanarityCubic cubic = cubic_of(x_t0, x_t1);
     for (double t : {0.0, 0.1, 0.5, 0.77, 1.0}) {

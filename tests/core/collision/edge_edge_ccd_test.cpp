@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/collision/edge_edge_distance.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -275,7 +276,7 @@ struct TrialGenerator {
   std::uniform_real_distribution<double> symmetric{-1.0, 1.0};
 
   explicit TrialGenerator(uint64_t seed) : rng(seed) {}
-  Vector3d point() { return Vector3d(symmetric(rng), symmetric(rng), symmetric(rng)); }
+  Vector3d point() { return clothfit::testing::random_vector3(symmetric, rng); }
 
   // A motion whose edges meet at t_star (sometimes at an end point, sometimes parallel).
   Motion hit(double* t_star) {

@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include <random>
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -22,7 +23,7 @@ TEST(MotionPolynomial, ErrorBoundCoversLongDoubleReference) {
     const double offset = trial % 2 == 0 ? 0.0 : 1e3;
     Vector3d x[8];
     for (Vector3d& v : x) {
-      v = Vector3d(coordinate(rng), coordinate(rng), coordinate(rng)) + Vector3d::Constant(offset);
+      v = clothfit::testing::random_vector3(coordinate, rng) + Vector3d::Constant(offset);
     }
     const double tau = 0.3;
     // V and the degree-6 proximity polynomial of a point-triangle motion (x0, x1, x2 = a, b, c;

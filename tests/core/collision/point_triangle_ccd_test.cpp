@@ -12,6 +12,7 @@
 #include <random>
 
 #include "core/collision/point_triangle_distance.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -286,7 +287,7 @@ struct TrialGenerator {
   std::uniform_real_distribution<double> symmetric{-1.0, 1.0};
 
   explicit TrialGenerator(uint64_t seed) : rng(seed) {}
-  Vector3d point() { return Vector3d(symmetric(rng), symmetric(rng), symmetric(rng)); }
+  Vector3d point() { return clothfit::testing::random_vector3(symmetric, rng); }
 
   // A motion whose point is on the triangle at t_star (weights w, possibly on an edge or corner).
   Motion hit(double* t_star) {
@@ -299,7 +300,7 @@ struct TrialGenerator {
     }
     *t_star = t;
     const Vector3d a = point(), b = point(), c = point();
-    Vector3d w(unit(rng), unit(rng), unit(rng));
+    Vector3d w = clothfit::testing::random_vector3(unit, rng);
     const double shape = unit(rng);
     if (shape < 0.15) {
       w[static_cast<int>(unit(rng) * 3) % 3] = 0.0;  // on an edge

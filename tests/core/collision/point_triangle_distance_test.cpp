@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <random>
+#include "support/random_vector.hpp"
 
 namespace clothfit::collision {
 namespace {
@@ -17,7 +18,7 @@ constexpr double kExact = 1e-14;
 
 Vector3d random_point(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> coordinate(-1.0, 1.0);
-  return Vector3d(coordinate(rng), coordinate(rng), coordinate(rng));
+  return clothfit::testing::random_vector3(coordinate, rng);
 }
 
 TEST(PointTriangleDistance, RegionsOfTheUnitTriangle) {

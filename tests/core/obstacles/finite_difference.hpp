@@ -7,6 +7,7 @@
 #include <random>
 
 #include "support/finite_difference.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::obstacles::testing {
 
@@ -25,7 +26,7 @@ inline Eigen::Vector3d central_difference_gradient(
 inline Eigen::Vector3d random_point(std::mt19937& rng, const Eigen::Vector3d& lo,
                                     const Eigen::Vector3d& hi) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  return lo + Eigen::Vector3d(u(rng), u(rng), u(rng)).cwiseProduct(hi - lo);
+  return lo + clothfit::testing::random_vector3(u, rng).cwiseProduct(hi - lo);
 }
 
 }  // namespace clothfit::obstacles::testing

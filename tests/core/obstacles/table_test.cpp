@@ -9,6 +9,7 @@
 #include <random>
 
 #include "finite_difference.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::obstacles {
 namespace {
@@ -173,7 +174,7 @@ TEST(Table, GradientMatchesFiniteDifferencesJustOutsideTheRoundedEdges) {
   for (int i = 0; i < 200; ++i) {
     // A random direction with at least two clearly nonzero components and a point on the inner
     // box's edge or corner in the matching octant.
-    Eigen::Vector3d dir(u(rng), u(rng), u(rng));
+    Eigen::Vector3d dir = clothfit::testing::random_vector3(u, rng);
     const int flat = i % 4;  // 0, 1, 2: that component is zero (an edge); 3: a corner
     if (flat < 3)
       dir[flat] = 0.0;

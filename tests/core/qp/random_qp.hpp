@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/qp/qp_problem.hpp"
+#include "support/random_vector.hpp"
 
 namespace clothfit::testing {
 
@@ -88,9 +89,9 @@ inline std::vector<int> distinct_nodes(std::mt19937& rng, int num_nodes, int cou
 
 inline Eigen::Vector3d random_unit_vector(std::mt19937& rng) {
   std::normal_distribution<double> normal;
-  Eigen::Vector3d v(normal(rng), normal(rng), normal(rng));
+  Eigen::Vector3d v = clothfit::testing::random_vector3(normal, rng);
   while (v.norm() < 1e-3) {
-    v = Eigen::Vector3d(normal(rng), normal(rng), normal(rng));
+    v = clothfit::testing::random_vector3(normal, rng);
   }
   return v.normalized();
 }
@@ -131,9 +132,11 @@ inline RandomQp make_random_qp(const RandomQpOptions& options, std::mt19937& rng
   // Node positions (m) and lumped masses (kg).
   std::vector<Eigen::Vector3d> positions(num_nodes);
   for (Eigen::Vector3d& p : positions) {
-    p = Eigen::Vector3d(uniform(rng, 0.0, 1.0), uniform(rng, 0.0, 1.0),
-                        options.flat ? 0.0 : uniform(rng, 0.0, 1.0)) *
-        options.position_scale;
+    // z first, then y, then x: the order of random_vector3 (support/random_vector.hpp).
+    const double z = options.flat ? 0.0 : uniform(rng, 0.0, 1.0);
+    const double y = uniform(rng, 0.0, 1.0);
+    const double x = uniform(rng, 0.0, 1.0);
+    p = Eigen::Vector3d(x, y, z) * options.position_scale;
   }
   Eigen::VectorXd mass(n);
   for (int k = 0; k < num_nodes; ++k) {
