@@ -32,6 +32,11 @@ Basis basis_d2(double s) {
           60 * s - 180 * s2 + 120 * s3};
 }
 
+// One draw. Draws are separate statements, never two operands of one expression: C++ leaves the
+// order of those to the compiler (GCC evaluates them right to left, clang left to right), and a
+// seed must give the same recording whatever built the program. Where one expression had several
+// draws they are now taken in the order GCC took them, last operand first, so recordings made
+// before keep their bytes.
 double uniform(std::mt19937_64& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
 }
@@ -242,11 +247,13 @@ TableclothMotion make_tablecloth_motion(const TableclothMotionOptions& o) {
   const double lay = lay_end - lay_start;
   // Via point: the bottom reaches the table; the hands keep moving (down and a little forward).
   const double via_fraction = uniform(rng, 0.3, 0.45);
-  const Eigen::Vector3d via(x0 + uniform(rng, 0.02, 0.06), 0.0,
-                            z0 - o.start_clearance_m - uniform(rng, 0.02, 0.05));
+  const double via_drop = uniform(rng, 0.02, 0.05);  // last operand first (see uniform)
+  const double via_advance = uniform(rng, 0.02, 0.06);
+  const Eigen::Vector3d via(x0 + via_advance, 0.0, z0 - o.start_clearance_m - via_drop);
   // End: about half the sheet on the table (laid length ≈ forward travel), half hanging.
-  const Eigen::Vector3d end(x0 + uniform(rng, 0.24, 0.32), 0.0,
-                            o.table.top_z_m + H * uniform(rng, 0.42, 0.52));
+  const double end_height = uniform(rng, 0.42, 0.52);
+  const double end_advance = uniform(rng, 0.24, 0.32);
+  const Eigen::Vector3d end(x0 + end_advance, 0.0, o.table.top_z_m + H * end_height);
   const double via_speed_factor = uniform(rng, 0.8, 1.25);
 
   // Each hand's own deviations from the shared plan, drawn once (side −1: corner0 at the smaller
@@ -359,19 +366,23 @@ HittingMotion make_hitting_motion(const HittingMotionOptions& o) {
     std::vector<double> knots{0.0};
     while (knots.back() < D)
       knots.push_back(knots.back() + uniform(rng, 1.0, 2.5));
-    std::vector<Eigen::Vector3d> sway;
-    for (std::size_t k = 0; k < knots.size(); ++k)
-      sway.push_back(k == 0 ? Eigen::Vector3d::Zero()
-                            : Eigen::Vector3d(uniform(rng, -0.006, 0.006) * n +
-                                              uniform(rng, -0.002, 0.002) * z));
+    std::vector<Eigen::Vector3d> sway{Eigen::Vector3d::Zero()};
+    for (std::size_t k = 1; k < knots.size(); ++k) {
+      const double vertical = uniform(rng, -0.002, 0.002);  // last operand first (see uniform)
+      const double normal = uniform(rng, -0.006, 0.006);
+      sway.push_back(normal * n + vertical * z);
+    }
     auto hand = [&](double side) {
       const Eigen::Vector3d nominal = o.top_centre_m + side * 0.5 * o.corner_spacing_m * u;
       std::vector<Eigen::Vector3d> p;
       for (std::size_t k = 0; k < knots.size(); ++k) {
-        const Eigen::Vector3d own = k == 0 ? Eigen::Vector3d::Zero()
-                                           : Eigen::Vector3d(uniform(rng, -0.003, 0.003) * n +
-                                                             uniform(rng, -0.002, 0.002) * z -
-                                                             side * uniform(rng, 0.0, 0.003) * u);
+        Eigen::Vector3d own = Eigen::Vector3d::Zero();
+        if (k > 0) {
+          const double inward = uniform(rng, 0.0, 0.003);  // last operand first (see uniform)
+          const double vertical = uniform(rng, -0.002, 0.002);
+          const double normal = uniform(rng, -0.003, 0.003);
+          own = normal * n + vertical * z - side * inward * u;
+        }
         p.push_back(nominal + sway[k] + own);
       }
       HandPath path;
@@ -386,10 +397,14 @@ HittingMotion make_hitting_motion(const HittingMotionOptions& o) {
   // Stick: rests in front of (+n) and below the sheet, then strikes.
   const double deg = std::numbers::pi / 180.0;
   auto rest_pose = [&](Eigen::Vector3d* centre, Eigen::Vector3d* axis) {
-    *centre = o.top_centre_m + uniform(rng, 0.35, 0.45) * n - (H + uniform(rng, 0.05, 0.15)) * z +
-              uniform(rng, -0.1, 0.1) * u;
-    *axis = (uniform(rng, 0.5, 1.0) * u - uniform(rng, 0.2, 0.6) * z + uniform(rng, -0.2, 0.2) * n)
-                .normalized();
+    const double lateral = uniform(rng, -0.1, 0.1);  // last operand first (see uniform)
+    const double below = uniform(rng, 0.05, 0.15);
+    const double in_front = uniform(rng, 0.35, 0.45);
+    *centre = o.top_centre_m + in_front * n - (H + below) * z + lateral * u;
+    const double axis_n = uniform(rng, -0.2, 0.2);
+    const double axis_z = uniform(rng, 0.2, 0.6);
+    const double axis_u = uniform(rng, 0.5, 1.0);
+    *axis = (axis_u * u - axis_z * z + axis_n * n).normalized();
   };
   const std::vector<double> speeds =
       stratified(rng, o.strike_count, o.min_strike_speed_m_s, o.max_strike_speed_m_s);
@@ -413,9 +428,10 @@ HittingMotion make_hitting_motion(const HittingMotionOptions& o) {
     Strike strike;
     // Where and how hard.
     const Eigen::Vector3d X = o.top_centre_m + laterals[k] * u - depths[k] * z;
-    const Eigen::Vector3d approach =
-        (-n + std::tan(uniform(rng, -15, 15) * deg) * u + std::tan(uniform(rng, -20, 10) * deg) * z)
-            .normalized();  // direction of travel through the plane
+    const double pitch = uniform(rng, -20, 10) * deg;  // last operand first (see uniform)
+    const double heading = uniform(rng, -15, 15) * deg;
+    const Eigen::Vector3d approach = (-n + std::tan(heading) * u + std::tan(pitch) * z)
+                                         .normalized();  // direction of travel through the plane
     const double roll = uniform(rng, -30, 30) * deg, yaw = uniform(rng, -12, 12) * deg;
     const Eigen::Vector3d strike_axis =
         (std::cos(roll) * u + std::sin(roll) * z + std::tan(yaw) * n).normalized();
@@ -429,8 +445,10 @@ HittingMotion make_hitting_motion(const HittingMotionOptions& o) {
     const double T_out = 2.0 * follow_distance / speed;
     const Eigen::Vector3d windup = X - windup_distance * approach;
     const Eigen::Vector3d follow = X + follow_distance * approach;
-    const Eigen::Vector3d back = X + uniform(rng, 0.15, 0.25) * n + uniform(rng, -0.05, 0.02) * z +
-                                 uniform(rng, -0.05, 0.05) * u;
+    const double back_u = uniform(rng, -0.05, 0.05);  // last operand first (see uniform)
+    const double back_z = uniform(rng, -0.05, 0.02);
+    const double back_n = uniform(rng, 0.15, 0.25);
+    const Eigen::Vector3d back = X + back_n * n + back_z * z + back_u * u;
     double to_windup = uniform(rng, 0.45, 0.7), hold = uniform(rng, 0.05, 0.2);
     double retreat = uniform(rng, 0.2, 0.35), to_rest = uniform(rng, 0.4, 0.7);
     // Hurry the slow phases when the strike would not fit its slot (short durations).
