@@ -1,5 +1,6 @@
 #include "fitting/recording_setup.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -206,11 +207,18 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
     while (f < frames && f < scenario.gap_filling.max_gap_frames &&
            !take.visible(first + f, take_index[c]))
       ++f;
-    if (f >= frames || !take.visible(first + f, take_index[c]))
-      fail(scenario, "layout",
-           "marker '" + layout.names[c] + "' is missing at the first frame and for the next " +
-               std::to_string(scenario.gap_filling.max_gap_frames) +
-               " frames: no initial position for it");
+    if (f >= frames || !take.visible(first + f, take_index[c])) {
+      // The frames searched after the first: max_gap_frames, fewer when the run ends sooner
+      // (frames ≥ 2, so at least one).
+      const std::size_t searched = std::min(scenario.gap_filling.max_gap_frames, frames - 1);
+      fail(
+          scenario, "layout",
+          "marker '" + layout.names[c] + "' is missing at the first frame and for the next " +
+              std::to_string(searched) + (searched == 1 ? " frame" : " frames") +
+              (searched < scenario.gap_filling.max_gap_frames ? ", the rest of the simulated frames"
+                                                              : std::string()) +
+              ": no initial position for it");
+    }
     markers.row(static_cast<Eigen::Index>(c)) = take.position(first + f, take_index[c]);
   }
   for (std::size_t h = 0; h < scenario.held_markers.size(); ++h) {

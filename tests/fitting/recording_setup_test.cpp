@@ -19,8 +19,9 @@ namespace {
 // by A1 and A3. With `fold`, the last row of markers lies 5 cm from the middle one instead of
 // 10 cm: the cloth between them is bunched up, as on a table. A time_step > 0 sets the solver's.
 // With `b2_missing` > 0 the take has 8 frames, B2 is missing from the first b2_missing of them,
-// and gaps of up to 3 frames are filled.
-RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b2_missing = 0) {
+// and gaps of up to 3 frames are filled; a frame_count > 0 sets frames.count.
+RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b2_missing = 0,
+                                int frame_count = 0) {
   nlohmann::json json = nlohmann::json::parse(R"({
     "recording": "take.csv",
     "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
@@ -32,6 +33,8 @@ RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b
     json["solver"] = {{"time_step", time_step}};
   if (b2_missing > 0)
     json["recording_options"] = {{"max_gap_frames", 3}};
+  if (frame_count > 0)
+    json["frames"] = {{"count", frame_count}};
   const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
   std::vector<mocap::MarkerInfo> markers;
   std::vector<double> frame;
@@ -83,6 +86,16 @@ TEST(RecordingSetup, AMarkerMissingAtTheStartIsTakenFromItsFirstFrameWithinTheGa
     EXPECT_EQ(e.location().field, "layout");
     EXPECT_NE(std::string(e.what()).find(
                   "marker 'B2' is missing at the first frame and for the next 3 frames"),
+              std::string::npos)
+        << e.what();
+  }
+  // A run of 2 frames searches one frame after the first, and says so.
+  try {
+    flat_sheet_setup(false, 0.0, 2, 2);
+    ADD_FAILURE() << "no error for a marker missing from both frames of the run";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("marker 'B2' is missing at the first frame and for the "
+                                         "next 1 frame, the rest of the simulated frames"),
               std::string::npos)
         << e.what();
   }
