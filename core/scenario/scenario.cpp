@@ -36,8 +36,8 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
   }
   m.reject_unknown({"type", "path", "scale"});
   std::filesystem::path obj = m.string("path");
-  if (obj.is_relative())
-    obj = std::filesystem::path(path).parent_path() / obj;
+  if (obj.is_relative())  // relative to the scenario file, as the recording scenario's paths
+    obj = (std::filesystem::path(path).parent_path() / obj).lexically_normal();
   mesh::QuadMesh mesh = mesh::read_obj_quad_mesh(obj.string());
   const double scale = m.number("scale", 1.0, Range::positive());
   if (scale != 1.0) {
