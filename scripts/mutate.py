@@ -323,7 +323,10 @@ def main():
     print(f"mutate: copying the sources to {src}", file=sys.stderr)
     copy_tree(src)
     shared = (ROOT.parent / "shared").resolve()
-    build_type = ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCLOTHFIT_SANITIZE=ON"] \
+    # --sanitize: the compiler and flags of scripts/sanitize.sh (clang unless CXX says otherwise).
+    build_type = ["-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DCLOTHFIT_SANITIZE=ON",
+                  f"-DCMAKE_CXX_COMPILER={os.environ.get('CXX') or 'clang++'}",
+                  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"] \
         if args.sanitize else ["-DCMAKE_BUILD_TYPE=Release", "-DCLOTHFIT_SANITIZE=OFF"]
     configure = run(["cmake", "-S", str(src), "-B", str(build), *build_type,
                      "-DCLOTHFIT_BUILD_TESTS=ON", "-DCLOTHFIT_BUILD_BENCH=OFF",
