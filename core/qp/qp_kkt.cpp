@@ -113,8 +113,9 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
   if (m_p > 0) {
     stationarity -= problem.pinned_jacobian.transpose() * sigma;
   }
+  const double objective_force_scale = std::max(inf_norm(hessian_force), inf_norm(problem.linear));
   const double force_scale =
-      std::max({inf_norm(hessian_force), inf_norm(problem.linear),
+      std::max({objective_force_scale,
                 abs_transpose_product_norm(problem.equality_jacobian, lambda),
                 abs_transpose_product_norm(problem.inequality_jacobian, gamma),
                 m_p > 0 ? abs_transpose_product_norm(problem.pinned_jacobian, sigma) : 0.0});
@@ -141,6 +142,7 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
 
   QpKktResidual result;
   result.force_scale = force_scale;
+  result.objective_force_scale = objective_force_scale;
   result.length_scale = length_scale;
   result.stationarity = relative(inf_norm(stationarity), force_scale);
 

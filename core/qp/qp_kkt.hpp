@@ -47,6 +47,10 @@ struct QpKktResidual {
   // The scales used: F in the units of f (N for the simulator), L in the units of x (m).
   double force_scale = 0.0;
   double length_scale = 0.0;
+  // F₀ = max(‖|D x| + |K| |x|‖∞, ‖f‖∞): F without the multipliers' terms, the forces of the
+  // objective alone. F ≫ F₀ means multipliers that cancel one another (dependent rows): then
+  // round-off alone makes r_stat ~ ε F, and a residual small against F may be large against F₀.
+  double objective_force_scale = 0.0;
 
   // Largest of the five relative residuals.
   double max() const;

@@ -62,6 +62,29 @@ TEST(QpKkt, HandSolutionHasZeroResiduals) {
   EXPECT_LT(r.max(), 1e-15);
 }
 
+// The hand QP with its equality row duplicated and multipliers −4/15 + μ and −μ: the same
+// stationarity, but |A_E|ᵀ|λ| = |μ − 4/15| + μ raises F (to 2μ − 4/15 for μ = 1e6) while F₀,
+// the forces of the objective, stays ‖D x‖∞ = 0.8.
+TEST(QpKkt, CancellingMultipliersRaiseTheForceScaleButNotTheObjectives) {
+  QpProblem problem = hand_problem();
+  problem.equality_jacobian.resize(2, 3);
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col)
+      problem.equality_jacobian.insert(row, col) = 1.0;
+  }
+  problem.equality_jacobian.makeCompressed();
+  problem.equality_offset = Eigen::Vector2d(-1.0, -1.0);
+  QpSolution solution = hand_solution();
+  constexpr double kCancelling = 1e6;
+  solution.equality_multipliers = Eigen::Vector2d(-4.0 / 15.0 + kCancelling, -kCancelling);
+  const QpKktResidual r = kkt_residual(problem, solution);
+  EXPECT_NEAR(r.objective_force_scale, kHandForceScale, 1e-15);
+  EXPECT_NEAR(r.force_scale, 2.0 * kCancelling - 4.0 / 15.0, 1e-9);
+  EXPECT_LT(r.stationarity, 1e-15);
+  const QpKktResidual plain = kkt_residual(hand_problem(), hand_solution());
+  EXPECT_EQ(plain.objective_force_scale, plain.force_scale);  // D x is the largest force there
+}
+
 TEST(QpKkt, PerturbedFreeCoordinateGivesStationarityAndEqualityResiduals) {
   QpSolution solution = hand_solution();
   solution.x[1] += kDelta;  // r_stat = (0, 2δ, 0), r_E = δ, contacts untouched
