@@ -1,5 +1,6 @@
 #include "core/qp/interior_point_solver.hpp"
 
+#include <Eigen/QR>
 #include <Eigen/SparseCholesky>
 #include <IpIpoptApplication.hpp>
 #include <IpSolveStatistics.hpp>
@@ -8,6 +9,7 @@
 #include <cassert>
 #include <cmath>
 #include <exception>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -482,6 +484,59 @@ QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
   return kkt_residual(problem, *solution);
 }
 
+
+// The rows of A_E that span its row space, ascending: a column-pivoted QR of A_Eᵀ with every
+// column (row of A_E) scaled to unit length; a row whose pivot is at most
+// InteriorPointSolver::kDependentRowPivot of the largest is dependent on the rows before it. All
+// rows when the dense n × m_E matrix would exceed kMaxDenseRankEntries (not checked then).
+std::vector<int> spanning_equality_rows(const QpProblem& problem) {
+  const int n = problem.num_variables(), m_e = problem.num_equalities();
+  std::vector<int> rows(m_e);
+  std::iota(rows.begin(), rows.end(), 0);
+  if (m_e < 2 ||
+      static_cast<double>(n) * m_e > InteriorPointSolver::kMaxDenseRankEntries)
+    return rows;
+  Eigen::MatrixXd columns = Eigen::MatrixXd::Zero(n, m_e);
+  for (int r = 0; r < m_e; ++r) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it)
+      columns(it.col(), r) = it.value();
+    const double norm = columns.col(r).norm();
+    if (norm > 0.0)
+      columns.col(r) /= norm;
+  }
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(n, m_e);
+  qr.setThreshold(InteriorPointSolver::kDependentRowPivot);
+  qr.compute(columns);
+  const Eigen::Index rank = qr.rank();
+  rows.assign(qr.colsPermutation().indices().data(),
+              qr.colsPermutation().indices().data() + rank);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// `problem` with only the equality rows `rows` (ascending).
+QpProblem with_equality_rows(const QpProblem& problem, const std::vector<int>& rows) {
+  QpProblem reduced = problem;
+  std::vector<Eigen::Triplet<double>> triplets;
+  reduced.equality_offset.resize(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, rows[k]); it; ++it)
+      triplets.emplace_back(static_cast<int>(k), static_cast<int>(it.col()), it.value());
+    reduced.equality_offset[static_cast<Eigen::Index>(k)] = problem.equality_offset[rows[k]];
+  }
+  reduced.equality_jacobian.resize(static_cast<Eigen::Index>(rows.size()),
+                                   problem.num_variables());
+  reduced.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  reduced.equality_jacobian.makeCompressed();
+  return reduced;
+}
+
+// Multipliers that cancel far above the objective's forces (qp_kkt.hpp: F against F₀).
+bool multipliers_overgrown(const QpKktResidual& kkt) {
+  return kkt.force_scale >
+         InteriorPointSolver::kMaxMultiplierGrowth * std::max(kkt.objective_force_scale, 1e-300);
+}
+
 }  // namespace
 
 struct InteriorPointSolver::Impl {
@@ -558,6 +613,56 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
     return summary;
   }
   solution->pinned_multipliers.resize(0);
+  bool overgrown = false;
+  const QpSummary summary = solve_once(problem, solution, &overgrown);
+  if (summary.ok() && !overgrown)
+    return summary;
+  // Failed, or converged only by the measure of multipliers that cancel (header): again without
+  // the dependent equality rows, if there are any.
+  std::vector<int> rows;
+  try {
+    rows = spanning_equality_rows(problem);
+  } catch (...) {  // no memory for the dense QR: the first result stands
+    return summary;
+  }
+  const int m_e = problem.num_equalities();
+  if (static_cast<int>(rows.size()) == m_e)
+    return summary;
+  QpSolution reduced;
+  QpSummary retry = solve_once(with_equality_rows(problem, rows), &reduced, &overgrown);
+  const std::string dropped = std::to_string(m_e - static_cast<int>(rows.size())) + " of " +
+                              std::to_string(m_e) + " equality rows";
+  QpSolution expanded;
+  if (retry.ok()) {
+    expanded.x = reduced.x;
+    expanded.equality_multipliers = Eigen::VectorXd::Zero(m_e);
+    for (std::size_t k = 0; k < rows.size(); ++k)
+      expanded.equality_multipliers[rows[k]] = reduced.equality_multipliers[static_cast<int>(k)];
+    expanded.inequality_multipliers = reduced.inequality_multipliers;
+    expanded.active_inequalities = reduced.active_inequalities;
+    expanded.pinned_multipliers.resize(0);
+    const double residual = kkt_residual(problem, expanded).max();
+    if (!(residual <= kMaxConvergedKktResidual)) {
+      retry.termination = QpTermination::kNumericalFailure;
+      retry.message += ", but the relative KKT residual of the whole QP is " +
+                       std::to_string(residual) + " (inconsistent rows?)";
+    }
+  }
+  if (!retry.ok()) {  // the first result stands
+    QpSummary first = summary;
+    first.iterations += retry.iterations;
+    first.message += "; again without " + dropped + " (dependent): " + retry.message;
+    return first;
+  }
+  retry.iterations += summary.iterations;
+  retry.message += " (" + dropped + " left out as dependent, their multipliers 0)";
+  *solution = std::move(expanded);
+  return retry;
+}
+
+QpSummary InteriorPointSolver::solve_once(const QpProblem& problem, QpSolution* solution,
+                                          bool* overgrown) {
+  *overgrown = false;
   const int n = problem.num_variables();
   const int m_e = problem.num_equalities();
   const int m_i = problem.num_inequalities();
@@ -650,6 +755,10 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
           !(residual <= kMaxConvergedKktResidual)) {
         summary.termination = QpTermination::kNumericalFailure;
         summary.message += ", but the relative KKT residual is " + std::to_string(residual);
+      }
+      if (summary.termination == QpTermination::kConverged && !negligible &&
+          multipliers_overgrown(kkt)) {
+        *overgrown = true;
       }
     } else if (summary.termination == QpTermination::kConverged) {
       summary.termination = QpTermination::kNumericalFailure;

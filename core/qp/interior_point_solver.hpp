@@ -66,7 +66,18 @@
 // Rank-deficient equality rows (duplicates, the flat sheet) are handled by Ipopt's regularisation
 // of the constraint block (jacobian_regularization_value), with MUMPS's analysis-time
 // permutation/scaling switched off (mumps_permuting_scaling = 0: computed from a singular first
-// matrix it made every later factorisation fail). Ipopt counts rows, not rank: it refuses
+// matrix it made every later factorisation fail). That is not always enough: on about 1 in 100
+// random QPs with duplicated rows Ipopt failed (Restoration_Failed), or reported success with
+// multipliers of the dependent rows that cancel at 1e8–1e15 times the forces of the objective F₀
+// (qp_kkt.hpp), inflating the force scale F until a wrong x passed the KKT test. So a solve that
+// fails, or converges with F > kMaxMultiplierGrowth × F₀, is done again without the equality rows
+// that a column-pivoted QR of A_Eᵀ (rows scaled to unit length, pivots at most
+// kDependentRowPivot of the largest) finds dependent on the others; their multipliers are 0. The
+// retry's result replaces the first only if it converges and the whole QP's KKT residual is at
+// most kMaxConvergedKktResidual (inconsistent dependent rows fail that), and the message says
+// "left out as dependent"; otherwise the first result stands, its message extended with the
+// retry's. No retry when the dense QR would exceed kMaxDenseRankEntries entries. Pinned rows
+// count as equality rows here (without_pinned_rows). Ipopt counts rows, not rank: it refuses
 // m_E > n and treats m_E = n as a square system whose objective it ignores, so when m_E ≥ n the
 // problem is padded with m_E − n + 1 unconstrained variables y (objective ½ ‖D‖∞ ‖y‖², no
 // curvature, solution y = 0) that are dropped from the result. The solver never throws and never
@@ -105,6 +116,13 @@ class InteriorPointSolver final : public QpSolver {
   // A QP whose every requested move (|f_k|/D_k, |c_E,i|/‖a_i‖₂) is below this (in x's unit, metres
   // in the stepper) and whose contact rows hold at x = 0 is answered x = 0 without Ipopt.
   static constexpr double kZeroStep = 1e-30;
+  // Dependent equality rows (header): a solution whose force scale F exceeds this multiple of the
+  // objective's forces F₀ (qp_kkt.hpp) is solved again without the rows that a column-pivoted QR
+  // of A_Eᵀ (unit rows) finds dependent, pivot at most kDependentRowPivot of the largest; no
+  // retry when the dense n × m_E matrix would have more than kMaxDenseRankEntries entries.
+  static constexpr double kMaxMultiplierGrowth = 1e8;
+  static constexpr double kDependentRowPivot = 1e-12;
+  static constexpr double kMaxDenseRankEntries = 2e7;
 
   explicit InteriorPointSolver(const QpSolverOptions& options = {});
   ~InteriorPointSolver() override;
@@ -117,6 +135,10 @@ class InteriorPointSolver final : public QpSolver {
                   QpSolution* solution) override;
 
  private:
+  // One solve of a QP without pinned rows (everything but the dependent-row retry); `overgrown`
+  // says whether a converged solution's multipliers exceed kMaxMultiplierGrowth.
+  QpSummary solve_once(const QpProblem& problem, QpSolution* solution, bool* overgrown);
+
   struct Impl;  // holds the Ipopt application (Ipopt headers stay out of this header)
   std::unique_ptr<Impl> m_impl;
 };
