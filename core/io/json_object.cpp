@@ -1,6 +1,7 @@
 #include "core/io/json_object.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -232,6 +233,31 @@ void JsonObject::reject_unknown(std::initializer_list<const char*> known) const 
   }
 }
 
+namespace {
+
+// The 0-based offset of the opening quote of the `index`-th (0-based) object key in `text`, JSON
+// read that far without error: a key is a string followed by a colon, and a string is the only
+// token that can hold quotes or colons. text.size() if there are fewer keys.
+std::size_t nth_key_offset(const std::string& text, int index) {
+  int keys = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"')
+      continue;
+    std::size_t end = i + 1;
+    while (end < text.size() && text[end] != '"')
+      end += text[end] == '\\' ? 2 : 1;
+    std::size_t next = end + 1;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next])))
+      ++next;
+    if (next < text.size() && text[next] == ':' && keys++ == index)
+      return i;
+    i = end;
+  }
+  return text.size();
+}
+
+}  // namespace
+
 nlohmann::json read_json_file(const std::string& path) {
   // A directory opens as a stream that reads nothing, which the parser would report as
   // "unexpected end of input".
@@ -265,6 +291,7 @@ nlohmann::json read_json_file(const std::string& path) {
   std::vector<std::vector<std::string>> open;
   std::vector<std::string> parents;
   std::string last_key;
+  int keys_read = 0;  // key events so far: the parser reports keys in the order of the text
   const auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
     if (event == Event::object_start || event == Event::array_start) {
@@ -279,6 +306,7 @@ nlohmann::json read_json_file(const std::string& path) {
         parents.pop_back();
     } else if (event == Event::key && !open.empty()) {
       last_key = parsed.get<std::string>();
+      ++keys_read;
       std::vector<std::string>& keys = open.back();
       if (std::find(keys.begin(), keys.end(), last_key) != keys.end()) {
         std::string field;
@@ -286,8 +314,9 @@ nlohmann::json read_json_file(const std::string& path) {
           if (!k.empty())
             field += k + ".";
         }
-        throw InputError(InputLocation{path, 0, 0, field + last_key},
-                         "given twice in the same object (one of the two would be ignored)");
+        InputLocation at = location(nth_key_offset(text, keys_read - 1) + 1);
+        at.field = field + last_key;
+        throw InputError(at, "given twice in the same object (one of the two would be ignored)");
       }
       keys.push_back(last_key);
     }

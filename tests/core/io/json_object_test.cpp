@@ -50,8 +50,8 @@ TEST(ReadJsonFile, ADirectoryIsNamedAsOne) {
             "/no/such/dir/s.json: cannot open file for reading");
 }
 
-// A key given twice in one object is refused, naming it (nlohmann kept the last one silently);
-// the same key in two objects is fine.
+// A key given twice in one object is refused, naming it and where its second occurrence is
+// (nlohmann kept the last one silently); the same key in two objects is fine.
 TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
   const auto path = std::filesystem::temp_directory_path() / "json_object_test_duplicate.json";
   const auto read = [&](const std::string& text) {
@@ -60,11 +60,19 @@ TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
   };
   EXPECT_EQ(read(R"({"a": 1, "b": {"c": 2, "d": 3, "c": 4}})"),
             path.string() +
-                ": b.c: given twice in the same object (one of the two would be "
+                ":1:32: b.c: given twice in the same object (one of the two would be "
                 "ignored)");
   EXPECT_EQ(read(R"({"name": "x", "held": [{"nodes": [0]}], "name": "y"})"),
             path.string() +
-                ": name: given twice in the same object (one of the two would be "
+                ":1:41: name: given twice in the same object (one of the two would be "
+                "ignored)");
+  // The line is found by counting keys, not by searching for the name: strings that look like
+  // keys (quotes escaped inside a value, a value followed by a colon in another string) and the
+  // same name in an earlier object do not count.
+  EXPECT_EQ(read("{\n  \"note\": \"\\\"name\\\": not a key\",\n  \"inner\": {\"name\": 1},\n"
+                 "  \"name\": 2,\n  \"name\": 3\n}"),
+            path.string() +
+                ":5:3: name: given twice in the same object (one of the two would be "
                 "ignored)");
   EXPECT_EQ(read(R"({"a": {"c": 1}, "b": {"c": 2}, "l": [{"c": 1}, {"c": 2}]})"), "(no error)");
   // A syntax error quotes what the parser read; a byte of another encoding (Latin-1 é) is shown
