@@ -1,6 +1,5 @@
 #include "core/qp/interior_point_solver.hpp"
 
-#include <Eigen/QR>
 #include <Eigen/SparseCholesky>
 #include <IpIpoptApplication.hpp>
 #include <IpSolveStatistics.hpp>
@@ -9,7 +8,6 @@
 #include <cassert>
 #include <cmath>
 #include <exception>
-#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -485,52 +483,6 @@ QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
 }
 
 
-// The rows of A_E that span its row space, ascending: a column-pivoted QR of A_Eᵀ with every
-// column (row of A_E) scaled to unit length; a row whose pivot is at most
-// InteriorPointSolver::kDependentRowPivot of the largest is dependent on the rows before it. All
-// rows when the dense n × m_E matrix would exceed kMaxDenseRankEntries (not checked then).
-std::vector<int> spanning_equality_rows(const QpProblem& problem) {
-  const int n = problem.num_variables(), m_e = problem.num_equalities();
-  std::vector<int> rows(m_e);
-  std::iota(rows.begin(), rows.end(), 0);
-  if (m_e < 2 ||
-      static_cast<double>(n) * m_e > InteriorPointSolver::kMaxDenseRankEntries)
-    return rows;
-  Eigen::MatrixXd columns = Eigen::MatrixXd::Zero(n, m_e);
-  for (int r = 0; r < m_e; ++r) {
-    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it)
-      columns(it.col(), r) = it.value();
-    const double norm = columns.col(r).norm();
-    if (norm > 0.0)
-      columns.col(r) /= norm;
-  }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(n, m_e);
-  qr.setThreshold(InteriorPointSolver::kDependentRowPivot);
-  qr.compute(columns);
-  const Eigen::Index rank = qr.rank();
-  rows.assign(qr.colsPermutation().indices().data(),
-              qr.colsPermutation().indices().data() + rank);
-  std::sort(rows.begin(), rows.end());
-  return rows;
-}
-
-// `problem` with only the equality rows `rows` (ascending).
-QpProblem with_equality_rows(const QpProblem& problem, const std::vector<int>& rows) {
-  QpProblem reduced = problem;
-  std::vector<Eigen::Triplet<double>> triplets;
-  reduced.equality_offset.resize(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, rows[k]); it; ++it)
-      triplets.emplace_back(static_cast<int>(k), static_cast<int>(it.col()), it.value());
-    reduced.equality_offset[static_cast<Eigen::Index>(k)] = problem.equality_offset[rows[k]];
-  }
-  reduced.equality_jacobian.resize(static_cast<Eigen::Index>(rows.size()),
-                                   problem.num_variables());
-  reduced.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
-  reduced.equality_jacobian.makeCompressed();
-  return reduced;
-}
-
 // Multipliers that cancel far above the objective's forces (qp_kkt.hpp: F against F₀).
 bool multipliers_overgrown(const QpKktResidual& kkt) {
   return kkt.force_scale >
@@ -619,13 +571,16 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
     return summary;
   // Failed, or converged only by the measure of multipliers that cancel (header): again without
   // the dependent equality rows, if there are any.
+  const int m_e = problem.num_equalities();
+  if (m_e < 2 ||
+      static_cast<double>(problem.num_variables()) * m_e > kMaxDenseRankEntries)
+    return summary;
   std::vector<int> rows;
   try {
-    rows = spanning_equality_rows(problem);
+    rows = spanning_equality_rows(problem, kDependentRowPivot);
   } catch (...) {  // no memory for the dense QR: the first result stands
     return summary;
   }
-  const int m_e = problem.num_equalities();
   if (static_cast<int>(rows.size()) == m_e)
     return summary;
   QpSolution reduced;

@@ -1,5 +1,7 @@
 #include "core/qp/qp_problem.hpp"
 
+#include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -99,6 +101,43 @@ QpProblem without_pinned_rows(const QpProblem& problem) {
   out.pinned_bound.resize(0);
   out.matrices_unchanged = false;
   return out;
+}
+
+std::vector<int> spanning_equality_rows(const QpProblem& problem, double relative_pivot) {
+  const int n = problem.num_variables(), m_e = problem.num_equalities();
+  if (m_e == 0 || n == 0)  // (a QR of an empty matrix has no pivots to read)
+    return {};
+  Eigen::MatrixXd columns = Eigen::MatrixXd::Zero(n, m_e);
+  for (int r = 0; r < m_e; ++r) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, r); it; ++it)
+      columns(it.col(), r) = it.value();
+    const double norm = columns.col(r).norm();
+    if (norm > 0.0)
+      columns.col(r) /= norm;
+  }
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(n, m_e);
+  qr.setThreshold(relative_pivot);
+  qr.compute(columns);
+  const auto& pivots = qr.colsPermutation().indices();
+  std::vector<int> rows(pivots.data(), pivots.data() + qr.rank());
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+QpProblem with_equality_rows(const QpProblem& problem, const std::vector<int>& rows) {
+  QpProblem reduced = problem;
+  std::vector<Eigen::Triplet<double>> triplets;
+  reduced.equality_offset.resize(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, rows[k]); it; ++it)
+      triplets.emplace_back(static_cast<int>(k), static_cast<int>(it.col()), it.value());
+    reduced.equality_offset[static_cast<Eigen::Index>(k)] = problem.equality_offset[rows[k]];
+  }
+  reduced.equality_jacobian.resize(static_cast<Eigen::Index>(rows.size()),
+                                   problem.num_variables());
+  reduced.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  reduced.equality_jacobian.makeCompressed();
+  return reduced;
 }
 
 }  // namespace clothfit::qp

@@ -89,4 +89,13 @@ struct QpSolution {
 // then the slacks per bounded row in order; its equality multipliers are (λ; −σ).
 QpProblem without_pinned_rows(const QpProblem& problem);
 
+// The equality rows that span A_E's row space, ascending: a column-pivoted Householder QR of A_Eᵀ
+// with every column (row of A_E) scaled to unit length, so that the choice does not depend on
+// the rows' scales; a row whose pivot is at most `relative_pivot` times the largest is dependent
+// on those chosen before it. Dense: O(n m_E²) time and n m_E doubles. Zero rows are never chosen.
+std::vector<int> spanning_equality_rows(const QpProblem& problem, double relative_pivot);
+
+// `problem` with only the equality rows `rows` (indices into A_E, ascending), in that order.
+QpProblem with_equality_rows(const QpProblem& problem, const std::vector<int>& rows);
+
 }  // namespace clothfit::qp
