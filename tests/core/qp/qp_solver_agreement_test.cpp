@@ -36,9 +36,11 @@ constexpr double kAgreementTolerance = 1e-6;
 // With bounded pinned rows both solvers still meet kKktTolerance, but the crowded problems are
 // worse conditioned: their solutions agree to 7.5e-6 L (measured), not 1e-6.
 constexpr double kBoundedAgreementTolerance = 2e-5;
-// Multipliers against their known values, relative to the force scale F: Ipopt's are within ~2e-5
-// on the crowded problems (its KKT residual still below 1e-8); the active set's meet 1e-6.
-constexpr double kMultiplierTolerance = 1e-4;
+// Pinned rows' multipliers against their known values, relative to the force scale F, where they
+// are unique: over 7,600 such multipliers of random QPs (2026-11-29) Ipopt's were within 1.2e-4
+// (8 beyond 2e-5; its KKT residual still below 1e-8), the active set's within 1.4e-11.
+constexpr double kInteriorPointMultiplierTolerance = 3e-4;
+constexpr double kActiveSetMultiplierTolerance = 1e-8;
 
 testing::RandomQpOptions options_for(int trial) {
   testing::RandomQpOptions options;
@@ -90,6 +92,31 @@ std::vector<std::vector<int>> working_set_guesses(const testing::RandomQp& qp) {
     }
   }
   return {{}, active, wrong};
+}
+
+// Whether the rows active at the known solution (the equality rows and the active contact rows)
+// are linearly independent, so that the known multipliers are the only ones. Duplicated rows never
+// are; a flat sheet's are when they are few enough (its 24 rows on 20 nodes here, against the
+// 2 × 20 − 3 in-plane motions; 40 rows are not); and of the non-flat kinds without duplicates
+// about 6 random QPs in 100 are not (measured on 1,500 on 2026-11-29).
+bool multipliers_unique(const testing::RandomQp& qp) {
+  const QpProblem& problem = qp.problem;
+  std::vector<Eigen::Triplet<double>> triplets;
+  int row = 0;
+  for (int i = 0; i < problem.num_equalities(); ++i, ++row) {
+    for (SparseRowMatrix::InnerIterator it(problem.equality_jacobian, i); it; ++it)
+      triplets.emplace_back(row, static_cast<int>(it.col()), it.value());
+  }
+  for (int i : qp.solution.active_inequalities) {
+    for (SparseRowMatrix::InnerIterator it(problem.inequality_jacobian, i); it; ++it)
+      triplets.emplace_back(row, static_cast<int>(it.col()), it.value());
+    ++row;
+  }
+  QpProblem active = problem;
+  active.equality_jacobian.resize(row, problem.num_variables());
+  active.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
+  active.equality_offset = Eigen::VectorXd::Zero(row);
+  return static_cast<int>(spanning_equality_rows(active, 1e-10).size()) == row;
 }
 
 std::string describe(const QpKktResidual& r) {
@@ -202,7 +229,7 @@ TEST(QpSolverAgreement, PinnedRowsAreEqualitiesWhoseMultipliersMayPull) {
   const std::unique_ptr<QpSolver> active_set = make_qp_solver(QpSolverType::kActiveSet);
   const std::unique_ptr<QpSolver> interior_point = make_qp_solver(QpSolverType::kInteriorPoint);
   std::mt19937 rng(2718);
-  int negative_multipliers = 0;
+  int negative_multipliers = 0, unique_trials = 0;
   for (int trial = 0; trial < 36; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const testing::RandomQpOptions options = options_for(trial);
@@ -232,7 +259,9 @@ TEST(QpSolverAgreement, PinnedRowsAreEqualitiesWhoseMultipliersMayPull) {
       }
     }
     QpProblem problem = with_rows(qp.problem, kept_rows, kept_offset, pinned_rows, pinned_offset);
-    const bool unique_multipliers = options.num_duplicate_equalities == 0 && !options.flat;
+    const bool unique_multipliers = multipliers_unique(qp);
+    EXPECT_FALSE(unique_multipliers && options.num_duplicate_equalities > 0);
+    unique_trials += unique_multipliers ? 1 : 0;
 
     for (QpSolver* solver : {active_set.get(), interior_point.get()}) {
       SCOPED_TRACE(std::string(solver->name()));
@@ -253,14 +282,18 @@ TEST(QpSolverAgreement, PinnedRowsAreEqualitiesWhoseMultipliersMayPull) {
       for (int p = 0; p < problem.num_pinned(); ++p) {
         negative_multipliers += solution.pinned_multipliers[p] < 0.0 ? 1 : 0;
         if (unique_multipliers) {
+          const double tolerance = solver == interior_point.get()
+                                       ? kInteriorPointMultiplierTolerance
+                                       : kActiveSetMultiplierTolerance;
           EXPECT_NEAR(solution.pinned_multipliers[p], expected_sigma[p],
-                      kMultiplierTolerance * kkt.force_scale)
+                      tolerance * kkt.force_scale)
               << "pinned row " << p;
         }
       }
     }
   }
   EXPECT_GT(negative_multipliers, 20);  // pinned rows did pull
+  EXPECT_GE(unique_trials, 20);  // of the 24 trials of the kinds without duplicates
 }
 
 // Bounded pinned rows (friction by maximal dissipation: |σ| ≤ b, at the bound the force opposes
