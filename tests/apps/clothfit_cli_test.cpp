@@ -331,6 +331,15 @@ TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {
   EXPECT_EQ(rows, fit["evaluations"].get<long>());
   for (const char* stage : {"grid search", "profile", "objective noise", "optimum"})
     EXPECT_EQ(stages.count(stage), 1u) << stage;
+  // The summary names the run whose replicas measured the noise, as fit.json's
+  // objective_noise.at says: the optimum's, or the one the optimum was found from.
+  bool at_optimum = true;
+  for (const auto& [name, value] : fit["objective_noise"]["at"].items())
+    at_optimum = at_optimum && value == fit["parameters"][name]["value"];
+  EXPECT_NE(r.output.find(at_optimum ? "perturbed replicas of the optimum's run"
+                                     : "perturbed replicas of the run the optimum was found from"),
+            std::string::npos)
+      << r.output;
 }
 
 // fit writes the run at its optimum frame by frame: frames.csv a row per scored frame whose e_n
