@@ -513,6 +513,22 @@ TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
   const Result folder = run(synth + (dir / "folder.csv").string());
   EXPECT_EQ(folder.exit_code, 2) << folder.output;
   EXPECT_NE(folder.output.find("it is a folder"), std::string::npos) << folder.output;
+
+  // One output of several that is a folder: simulate's steps.csv (its trajectory.csv opens), and
+  // the file sweep writes sweep.csv through.
+  const std::string hanging = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  std::filesystem::create_directories(dir / "simulate/steps.csv");
+  const Result simulate =
+      run("simulate " + hanging + " --duration 0.02 --quiet --out " + (dir / "simulate").string());
+  EXPECT_EQ(simulate.exit_code, 2) << simulate.output;
+  EXPECT_NE(simulate.output.find("cannot write into"), std::string::npos) << simulate.output;
+  std::filesystem::create_directories(dir / "sweep/sweep.csv.partial");
+  const Result sweep = run("sweep " + write_flat_sheet_recording(dir, "flat", false) +
+                           " --vary alpha=0.2:0.3:0.1 --quiet --out " + (dir / "sweep").string());
+  EXPECT_EQ(sweep.exit_code, 2) << sweep.output;
+  EXPECT_NE(sweep.output.find("cannot write '" + (dir / "sweep/sweep.csv.partial").string()),
+            std::string::npos)
+      << sweep.output;
 }
 
 TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
