@@ -172,6 +172,10 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
   const Result ok = run("simulate " + scenario + " --out " + out.string() +
                         " --mu cylinder=0.2 --duration 0.02 --quiet");
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  // μ = 0 (frictionless) is a value, not a missing one.
+  const Result frictionless = run("simulate " + scenario + " --out " + out.string() +
+                                  " --mu cylinder=0 --mu floor=0 --duration 0.02 --quiet");
+  EXPECT_EQ(frictionless.exit_code, 0) << frictionless.output;
   const Result unknown = run("simulate " + scenario + " --out " + out.string() + " --mu table=1");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.output.find("no obstacle named 'table' (it has: cylinder, floor)"),

@@ -85,15 +85,16 @@ TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
 // A frame's contact flag says that something touched the cloth in the steps since the frame
 // before, so each run of frames in contact is shaded from the frame before its first to its
 // last (the same bands as the fit's errors.svg): one frame alone is a third as wide as three in
-// a row.
+// a row. The frames start at 0.5 s, as a fit's scored frames may: the frame interval is the
+// span of the times over their count less one, wherever they start.
 TEST(PlotCommand, ContactShadingCoversTheStepsBeforeEachFrameInContact) {
   const auto dir = scratch("frames_bands");
   const std::string csv = write(dir / "frames.csv",
                                 "frame,time_s,error_m,spread_m,visible_markers,contact\n"
-                                "0,0.00,0.01,0.01,20,0\n1,0.01,0.01,0.01,20,1\n"
-                                "2,0.02,0.01,0.01,20,0\n3,0.03,0.01,0.01,20,1\n"
-                                "4,0.04,0.01,0.01,20,1\n5,0.05,0.01,0.01,20,1\n"
-                                "6,0.06,0.01,0.01,20,0\n");
+                                "50,0.50,0.01,0.01,20,0\n51,0.51,0.01,0.01,20,1\n"
+                                "52,0.52,0.01,0.01,20,0\n53,0.53,0.01,0.01,20,1\n"
+                                "54,0.54,0.01,0.01,20,1\n55,0.55,0.01,0.01,20,1\n"
+                                "56,0.56,0.01,0.01,20,0\n");
   ASSERT_EQ(run("plot " + csv).exit_code, 0);
   const std::string svg = read(dir / "frames.svg");
   // The bands (the legend's swatch has a stroke and does not match).
@@ -107,10 +108,10 @@ TEST(PlotCommand, ContactShadingCoversTheStepsBeforeEachFrameInContact) {
   }
   ASSERT_EQ(width.size(), 2u) << svg;
   EXPECT_NEAR(width[1] / width[0], 3.0, 0.01);
-  // Frame 1's band ends at frame 1 and frame 3's starts at frame 2: the gap between them is one
-  // frame, as wide as the first band.
+  // Frame 51's band ends at frame 51 and frame 53's starts at frame 52: the gap between them is
+  // one frame, as wide as the first band.
   EXPECT_NEAR((left[1] - (left[0] + width[0])) / width[0], 1.0, 0.01);
-  // Frame 1's band starts at frame 0, where the e_n curve starts.
+  // Frame 51's band starts at frame 50, where the e_n curve starts.
   const std::smatch curve = [&svg] {
     std::smatch m;
     std::regex_search(svg, m, std::regex(R"re(<path d="M([-0-9.]+))re"));
@@ -343,6 +344,9 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
                    "i.csv:7:2: time_s: expected a finite number, found 'inf'"},
         std::tuple{"cn.csv", "5,0.05,,nan,0,nan",
                    "cn.csv:7:6: contact: expected a number, found 'nan'"},
+        // A number followed by other characters is not a number.
+        std::tuple{"tx.csv", "5,0.05x,0.01,0.01,20,0",
+                   "tx.csv:7:2: time_s: expected a number, found '0.05x'"},
         // A missing error is empty or nan; inf is not an error of any frame (it was dropped).
         std::tuple{
             "ei.csv", "5,0.05,inf,0.01,20,0",
