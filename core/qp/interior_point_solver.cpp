@@ -482,7 +482,6 @@ QpKktResidual finish_solution(const QpProblem& problem, QpSolution* solution) {
   return kkt_residual(problem, *solution);
 }
 
-
 // Multipliers that cancel far above the objective's forces (qp_kkt.hpp: F against F₀).
 bool multipliers_overgrown(const QpKktResidual& kkt) {
   return kkt.force_scale >
