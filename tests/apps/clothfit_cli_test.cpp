@@ -583,6 +583,15 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "held[0].nodes[1]: node index 9 is out of range 0..8"},
       {"held_negative.json", held_nodes("[-1]"),
        "held[0].nodes[0]: node index -1 is out of range 0..8"},
+      // Held nodes by [row, column], each bound of the grid crossed alone.
+      {"held_row_past.json", held_nodes("[[3, 0]]"),
+       "held[0].nodes[0]: [3, 0] is outside the grid of 3 rows × 3 columns"},
+      {"held_row_negative.json", held_nodes("[[-1, 0]]"),
+       "held[0].nodes[0]: [-1, 0] is outside the grid of 3 rows × 3 columns"},
+      {"held_column_past.json", held_nodes("[[0, 3]]"),
+       "held[0].nodes[0]: [0, 3] is outside the grid of 3 rows × 3 columns"},
+      {"held_column_negative.json", held_nodes("[[0, -1]]"),
+       "held[0].nodes[0]: [0, -1] is outside the grid of 3 rows × 3 columns"},
       {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},
       // nlohmann::json reports a number beyond a double's range as out_of_range, unplaced.
       {"overflow.json", "{\"time\": {\n  \"duration\": 1e400}}",
