@@ -571,8 +571,7 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
   // Failed, or converged only by the measure of multipliers that cancel (header): again without
   // the dependent equality rows, if there are any.
   const int m_e = problem.num_equalities();
-  if (m_e < 2 ||
-      static_cast<double>(problem.num_variables()) * m_e > kMaxDenseRankEntries)
+  if (m_e < 2 || static_cast<double>(problem.num_variables()) * m_e > kMaxDenseRankEntries)
     return summary;
   std::vector<int> rows;
   try {
@@ -594,7 +593,6 @@ QpSummary InteriorPointSolver::solve(const QpProblem& problem, const QpWarmStart
       expanded.equality_multipliers[rows[k]] = reduced.equality_multipliers[static_cast<int>(k)];
     expanded.inequality_multipliers = reduced.inequality_multipliers;
     expanded.active_inequalities = reduced.active_inequalities;
-    expanded.pinned_multipliers.resize(0);
     const double residual = kkt_residual(problem, expanded).max();
     if (!(residual <= kMaxConvergedKktResidual)) {
       retry.termination = QpTermination::kNumericalFailure;

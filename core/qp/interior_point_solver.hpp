@@ -67,9 +67,10 @@
 // of the constraint block (jacobian_regularization_value), with MUMPS's analysis-time
 // permutation/scaling switched off (mumps_permuting_scaling = 0: computed from a singular first
 // matrix it made every later factorisation fail). That is not always enough: on about 1 in 100
-// random QPs with duplicated rows Ipopt failed (Restoration_Failed), or reported success with
-// multipliers of the dependent rows that cancel at 1e8–1e15 times the forces of the objective F₀
-// (qp_kkt.hpp), inflating the force scale F until a wrong x passed the KKT test. So a solve that
+// random QPs with duplicated rows Ipopt failed (Solved_To_Acceptable_Level, or Restoration_Failed
+// on one QP of the tests), or reported success with multipliers of the dependent rows that cancel
+// at 7e13–2e16 times the forces of the objective F₀ (qp_kkt.hpp), inflating the force scale F
+// until a wrong x passed the KKT test. So a solve that
 // fails, or converges with F > kMaxMultiplierGrowth × F₀, is done again without the equality rows
 // that a column-pivoted QR of A_Eᵀ (rows scaled to unit length, pivots at most
 // kDependentRowPivot of the largest) finds dependent on the others; their multipliers are 0. The

@@ -114,11 +114,10 @@ QpKktResidual kkt_residual(const QpProblem& problem, const QpSolution& solution)
     stationarity -= problem.pinned_jacobian.transpose() * sigma;
   }
   const double objective_force_scale = std::max(inf_norm(hessian_force), inf_norm(problem.linear));
-  const double force_scale =
-      std::max({objective_force_scale,
-                abs_transpose_product_norm(problem.equality_jacobian, lambda),
-                abs_transpose_product_norm(problem.inequality_jacobian, gamma),
-                m_p > 0 ? abs_transpose_product_norm(problem.pinned_jacobian, sigma) : 0.0});
+  const double force_scale = std::max(
+      {objective_force_scale, abs_transpose_product_norm(problem.equality_jacobian, lambda),
+       abs_transpose_product_norm(problem.inequality_jacobian, gamma),
+       m_p > 0 ? abs_transpose_product_norm(problem.pinned_jacobian, sigma) : 0.0});
 
   const Eigen::VectorXd equality_norms = row_norms(problem.equality_jacobian);
   const Eigen::VectorXd inequality_norms = row_norms(problem.inequality_jacobian);

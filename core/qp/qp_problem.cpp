@@ -133,8 +133,7 @@ QpProblem with_equality_rows(const QpProblem& problem, const std::vector<int>& r
       triplets.emplace_back(static_cast<int>(k), static_cast<int>(it.col()), it.value());
     reduced.equality_offset[static_cast<Eigen::Index>(k)] = problem.equality_offset[rows[k]];
   }
-  reduced.equality_jacobian.resize(static_cast<Eigen::Index>(rows.size()),
-                                   problem.num_variables());
+  reduced.equality_jacobian.resize(static_cast<Eigen::Index>(rows.size()), problem.num_variables());
   reduced.equality_jacobian.setFromTriplets(triplets.begin(), triplets.end());
   reduced.equality_jacobian.makeCompressed();
   return reduced;

@@ -159,7 +159,8 @@ TEST(Datasets, InspectSuggestsTheLayoutOfTheScenario) {
   EXPECT_EQ(turned.exit_code, 2);
   EXPECT_NE(turned.output.find("ask for 5x4"), std::string::npos) << turned.output;
 
-  for (const std::string bad : {"4x", "x5", "0x5", "5x0", "5x4x", "' 5x4'", "5x-4", "5", "5y4", "5ax4"}) {
+  for (const std::string bad :
+       {"4x", "x5", "0x5", "5x0", "5x4x", "' 5x4'", "5x-4", "5", "5y4", "5ax4"}) {
     const Result r = run("inspect " + csv + " --suggest-layout " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.output.find("--suggest-layout: expected ROWSxCOLUMNS"), std::string::npos)

@@ -417,8 +417,7 @@ TEST(InteriorPointSolver, RandomQpsWithCurvatureReachKnownSolutions) {
           << r.inequality << " dual " << r.dual << " complementarity " << r.complementarity;
       const double tolerance =
           std::max(kSolutionTolerance, random_case.options.curvature_scale * kKktTolerance);
-      EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(),
-                tolerance * r.length_scale);
+      EXPECT_LT((solution.x - qp.solution.x).lpNorm<Eigen::Infinity>(), tolerance * r.length_scale);
       EXPECT_EQ(solution.active_inequalities, qp.solution.active_inequalities);
       EXPECT_GE(solution.inequality_multipliers.minCoeff(), 0.0);
     }
@@ -532,7 +531,7 @@ TEST(InteriorPointSolver, RankDeficientRandomQps) {
 }
 
 // Duplicated equality rows on many random QPs. On 7 of 800 such QPs (with and without pinned
-// rows) Ipopt reported success with multipliers of the duplicates that cancel at 1e8–1e15 times
+// rows) Ipopt reported success with multipliers of the duplicates that cancel at 1e14–2e16 times
 // the objective's forces; they inflate kkt_residual's force scale F until a wrong x (off by up to
 // 1.1 L) passes it. The solver now solves those again without the dependent rows (header); the
 // solutions must be the known ones, with F not far above the forces F₀ of the objective.

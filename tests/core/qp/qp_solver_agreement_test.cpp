@@ -293,7 +293,7 @@ TEST(QpSolverAgreement, PinnedRowsAreEqualitiesWhoseMultipliersMayPull) {
     }
   }
   EXPECT_GT(negative_multipliers, 20);  // pinned rows did pull
-  EXPECT_GE(unique_trials, 20);  // of the 24 trials of the kinds without duplicates
+  EXPECT_GE(unique_trials, 20);         // of the 24 trials of the kinds without duplicates
 }
 
 // Bounded pinned rows (friction by maximal dissipation: |σ| ≤ b, at the bound the force opposes
