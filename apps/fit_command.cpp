@@ -152,8 +152,8 @@ int run_fit_command(int argc, char** argv) {
                "100000 simulations in all); default: each parameter's \"grid\", else fit.grid, "
                "else 5 (≤ 2 parameters) or 4")(
       "refine-iterations", po::value(&refine),
-      "Ceres iterations after the grid (0: grid only); default: fit.max_refinement_iterations "
-      "(20)")(
+      "Ceres iterations after the grid, 0 to 1000 (0: grid only); default: "
+      "fit.max_refinement_iterations (20)")(
       "noise-replicas", po::value(&noise_replicas),
       "perturbed replicas of the refined optimum's run (again at the final one when a profile "
       "moved it by more than the noise) that measure the objective's noise (0: none); default: "
@@ -170,7 +170,8 @@ int run_fit_command(int argc, char** argv) {
   if (auto code = check_option_range("fit", vm, "grid", grid, 2,
                                      static_cast<long>(fitting::kMaxGridPoints)))
     return *code;
-  if (auto code = check_option_range("fit", vm, "refine-iterations", refine, 0, {}, "0: grid only"))
+  if (auto code = check_option_range("fit", vm, "refine-iterations", refine, 0,
+                                     fitting::kMaxRefinementIterations, "0: grid only"))
     return *code;
   if (auto code =
           check_option_range("fit", vm, "noise-replicas", noise_replicas, 0, 1000, "0: none"))

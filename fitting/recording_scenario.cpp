@@ -286,7 +286,8 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
         f.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));
     s.fit.threads = f.integer("threads", 0, Range::between(0, 1024));  // as --threads
     s.fit.max_refinement_iterations =
-        f.integer("max_refinement_iterations", s.fit.max_refinement_iterations, Range::at_least(0));
+        f.integer("max_refinement_iterations", s.fit.max_refinement_iterations,
+                  Range::between(0, kMaxRefinementIterations));
     s.fit.profile_tolerance =
         f.number("profile_tolerance", s.fit.profile_tolerance, Range::between(1e-6, 10.0));
     s.fit.noise_replicas =

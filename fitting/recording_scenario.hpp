@@ -34,6 +34,11 @@ struct StickSpec {
   double friction = 0.0;     // μ between cloth and stick; 0 (the stepper has no stick friction)
 };
 
+// The most Ceres iterations a fit may ask for (fit.max_refinement_iterations, --refine-iterations):
+// each runs the simulation once per fitted parameter and more, so a typo of 1e6 would not end
+// (the refinement also ends at its first rejected step, and when Ceres converges).
+inline constexpr int kMaxRefinementIterations = 1000;
+
 struct FitSettings {
   int grid_points = 0;  // per fitted parameter; 0: 5 for ≤ 2 parameters, 4 for more
   int threads = 0;      // 0: all hardware threads

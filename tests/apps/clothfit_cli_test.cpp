@@ -877,7 +877,10 @@ TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
       {"sweep --vary alpha=0.1:0.2:0.1 --replicas 0", "--replicas expects a whole number from 1"},
       {"fit --threads -1", "--threads expects a whole number from 0 to 1024"},
       {"fit --grid 1", "--grid expects a whole number from 2 to 100000, found 1"},
-      {"fit --refine-iterations -2", "--refine-iterations expects a whole number >= 0"},
+      {"fit --refine-iterations -2",
+       "--refine-iterations expects a whole number from 0 to 1000 (0: grid only), found -2"},
+      {"fit --refine-iterations 1001",
+       "--refine-iterations expects a whole number from 0 to 1000 (0: grid only), found 1001"},
       {"fit --noise-replicas 5000", "--noise-replicas expects a whole number from 0 to 1000"},
       {"synth --truth alpha=0.2 --seed -1", "--seed expects a whole number >= 0, found -1"},
   };

@@ -170,6 +170,13 @@ TEST(RecordingScenario, IterationCountsOfAStepAreBounded) {
   nlohmann::json threads = minimal();
   threads["fit"] = {{"threads", 1025}};  // as --threads: a thread per simulation
   EXPECT_EQ(error_field(threads), "fit.threads");
+  // Ceres iterations are bounded too: each runs the simulation several times.
+  nlohmann::json refinement = minimal();
+  refinement["fit"] = {{"max_refinement_iterations", 1000}};
+  EXPECT_EQ(parse_recording_scenario(refinement, "dir/s.json").fit.max_refinement_iterations, 1000);
+  refinement["fit"]["max_refinement_iterations"] = 1001;
+  EXPECT_EQ(error_field(refinement), "fit.max_refinement_iterations");
+  EXPECT_NE(error_message(refinement).find("1000"), std::string::npos) << error_message(refinement);
   for (const char* field : {"max_iterations", "newton_fallback_after"}) {
     nlohmann::json bad = j;
     bad["solver"][field] = 1001;
