@@ -25,7 +25,7 @@ struct FitReportParameter {
   std::optional<double> truth;
 };
 
-// The content of one fit.json (README "Fit results").
+// The content of one fit.json (README "`clothfit fit`").
 struct FitReport {
   std::string file;  // where it was read from (for messages)
   std::string name;

@@ -78,7 +78,7 @@ struct FitResult {
 
 FitResult fit_parameters(const RecordingObjective& objective, const FitOptions& options);
 
-// The fit.json document (README.md "Fit results"); `truth`: parameter name → true value (may be
+// The fit.json document (README.md "`clothfit fit`"); `truth`: parameter name → true value (may be
 // empty); q_interior_point < 0 leaves it out.
 nlohmann::json fit_result_json(const RecordingScenario& scenario, const RecordingSetup& setup,
                                const ModelParameters& parameters, const FitResult& fit,

@@ -1,5 +1,5 @@
 // Sweeps: the objective over a regular 1-D or 2-D grid of parameters with the others fixed (paper
-// Fig. 7 is a μ sweep), written as CSV (README.md "Sweeps").
+// Fig. 7 is a μ sweep), written as CSV (README.md "Sweeps, tables and plots").
 #pragma once
 
 #include <functional>

@@ -4,10 +4,10 @@
 // bursts near contacts) — data to test that a fit recovers what made it (DESIGN.md §4: never fit
 // data made by the very configuration that fits it).
 //
-// The motion comes from the scenario's "synth" object (README.md, "Synthetic recordings"): the
-// held markers' paths (explicit keyframes or a generated human-like motion) and, optionally, the
-// stick's ends. The sheet starts hanging flat from the held markers' first positions and settles
-// for `settle` seconds before the recording starts.
+// The motion comes from the scenario's "synth" object (README.md, "`clothfit synth`: synthetic
+// recordings"): the held markers' paths (explicit keyframes or a generated human-like motion) and,
+// optionally, the stick's ends. The sheet starts hanging flat from the held markers' first
+// positions and settles for `settle` seconds before the recording starts.
 #pragma once
 
 #include <functional>

@@ -57,8 +57,8 @@ struct StepperOptions {
   // 7 × 9, 13 × 17 and 25 × 33 nodes), and ε‖λ‖∞ with it, to about 8e-6 on 25 × 33, where steps
   // then cannot reach ε0 = 1e-6 and run into the iteration cap; τ = ε0/2 ends half of those, τ = 0
   // all of them there (and most on 49 × 65). 0 damps only the change of λ (the proximal method of
-  // multipliers). README "The model and how a step is solved" has the measurements; the default is
-  // kept because a finite τ changes the contact runs the fits were validated with.
+  // multipliers). docs/model.md "Flat sheets and the damping compliance" has the measurements; the
+  // default is kept because a finite τ changes the contact runs the fits were validated with.
   double max_damping_offset = std::numeric_limits<double>::infinity();
   // Newton projection: each QP minimises ½‖φ − φ0‖² in the metric ρM + Σ λ_i ∇²C_i (the
   // constraint curvature, kept positive semidefinite: InextensibilityConstraints::curvature), so
@@ -74,7 +74,7 @@ struct StepperOptions {
   // factorisation more). The interior-point solver, which cannot tell, always uses the
   // semidefinite model. Off by default: the switch between the two models is a discrete decision
   // that tolerance-level perturbations flip, and it made the objective of a shaken hanging sheet
-  // four times as noisy (README "The QP solvers").
+  // four times as noisy (docs/qp.md "Exact curvature (opt-in)").
   bool exact_curvature = false;
   // Modified Newton (with newton_projection): an iteration reuses the factorisation of the last
   // refactored iteration's QP matrices (ρM + K and ∇C at an earlier iterate) while the last

@@ -328,8 +328,8 @@ StepReport TimeStepper::project() {
     // projection. Its QPs are corrections from the current iterate: their multipliers are not the
     // step's impulses, and friction rows bounded by the Newton QPs' normal impulses (on another
     // scale) left steps of sheets lying on a table at the iteration cap, and once moved the sheet
-    // by 12 cm in one correction (README "Gauss–Newton fallback"). The contacts therefore keep
-    // the friction of the last Newton QP, which the iterate already holds, and get no friction
+    // by 12 cm in one correction (docs/model.md "Gauss–Newton fallback"). The contacts therefore
+    // keep the friction of the last Newton QP, which the iterate already holds, and get no friction
     // rows in the corrections (ContactSet::begin_corrections); the step's friction error is that
     // QP's.
     stagnant = theta > kStagnation ? stagnant + 1 : 0;

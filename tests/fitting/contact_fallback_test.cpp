@@ -4,8 +4,8 @@
 // are on another scale than a correction's multipliers; in these two bundled recordings, at the
 // parameters below, a step then ran into the iteration cap (the corrections oscillating with six
 // contacts active, or stalling at ‖C‖∞ = 5e-4), and on a table-drag recording made at 10 ms the
-// first correction moved the sheet by 12 cm and the run never recovered (README "Gauss–Newton
-// fallback"). Without friction rows in the corrections no step reaches the cap.
+// first correction moved the sheet by 12 cm and the run never recovered (docs/model.md
+// "Gauss–Newton fallback"). Without friction rows in the corrections no step reaches the cap.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -39,8 +39,8 @@ nlohmann::json hanging_shake_scenario() {
   // against a finer mesh, marker noise and gaps. At 5 ms the implicit Euler step's own damping
   // differs, and a smaller α makes up for it: over 18 recordings (three noise seeds × six
   // generating solver settings) α came back at 0.189 on average (0.174–0.214, the truth outside
-  // α's interval in 4), at 10 ms at 0.201 (0.181–0.214, inside in all) (README "The hanging sheet
-  // is at the edge").
+  // α's interval in 4), at 10 ms at 0.201 (0.181–0.214, inside in all) (docs/fit-recovery.md "The
+  // hanging sheet is at the edge").
   j["synth"]["substeps"] = 1;
   return j;
 }
@@ -81,12 +81,13 @@ TEST(FitRecovery, HangingSheetAlphaAndDeltaFromASyntheticRecording) {
 // on the table slides against μ), lifted off with a swing and left to swing out (α, δ). The fit
 // starts at 2.5 s, when the sheet rests on the table. μ comes back low (0.33–0.34): the initial
 // state flattens the fold the markers do not resolve, and the 7 × 9 mesh biases μ low by itself
-// (README "What the fits recover", *Where the bias comes from*); the tolerance of 0.1 holds both.
+// (docs/fit-recovery.md, "Where the bias comes from"); the tolerance of 0.1 holds both.
 // The test reads the bundled take instead of making it again in memory: how a sheet lands is
 // decided by perturbations far below a marker's noise (README "What the fits recover"), so a
 // recording remade by a build that rounds differently lands elsewhere, and its μ moved by more than
 // this test's tolerance (a build with fused multiply–adds made one that fitted μ 0.271) while the
-// fits of the bundled take stay put (μ 0.333 and 0.339 with the two builds; README "Tests").
+// fits of the bundled take stay put (μ 0.333 and 0.339 with the two builds; docs/testing.md
+// "Fragile tests").
 TEST(FitRecovery, TableDragAlphaDeltaAndMuFromTheBundledRecording) {
   const RecordingScenario scenario = load_recording_scenario(
       (testing::source_dir() / "datasets/recordings/polyester_table_drag.json").string());

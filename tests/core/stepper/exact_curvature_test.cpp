@@ -55,7 +55,8 @@ scenario::Scenario example(const std::string& name) {
 // Both stop at ‖Δφ‖∞ < ε2 (1e-5 m) from the same fixed point: within a few ε2 of each other.
 // Where the stick compresses the sheet the step's projection can have several local solutions,
 // and the two iterations may converge to different ones: with ε2 scaled by 0.9, or at 1e-6 m,
-// they stop 1.1–2.7 mm apart in steps 12–13 (README "Tests"). At the default they agree.
+// they stop 1.1–2.7 mm apart in steps 12–13 (docs/testing.md, "Fragile tests"). At the default they
+// agree.
 constexpr double kSameStepInIncrementTolerances = 5.0;
 
 TEST(ExactCurvature, StickHitTakesTheSameStepsInFewerIterations) {
