@@ -4,8 +4,6 @@
 // `clothfit fit` builds a setup and runs for one short cut of a recording.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,29 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "support/run_clothfit.hpp"
 #include "support/test_paths.hpp"
 
 namespace clothfit::apps {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using Result = testing::CommandResult;
 
 Result run(const std::string& arguments) {
-  const std::string command =
-      (testing::binary_dir() / "apps/clothfit").string() + " " + arguments + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr)
-    return result;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-    result.output += buffer.data();
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return testing::run_clothfit(arguments);
 }
 
 std::filesystem::path recordings_dir() {
