@@ -1,7 +1,7 @@
 // clothfit fit SCENARIO.json --out DIR: fits the scenario's free parameters to its recording and
 // writes
-//   DIR/fit.json    parameters, intervals, ē, s̄, q, evaluations, wall time (README "`clothfit
-//   fit`") DIR/frames.csv  frame,time_s,error_m,spread_m,visible_markers,contact at the optimum
+//   DIR/fit.json    parameters, intervals, ē, s̄, q, evaluations, wall time (README: clothfit fit)
+//   DIR/frames.csv  frame,time_s,error_m,spread_m,visible_markers,contact at the optimum
 //   DIR/markers.csv simulated and recorded marker positions at the optimum
 //   DIR/errors.svg  e_n and s_n over time with contact intervals shaded
 //   DIR/evaluations.csv every simulation, a row each as it completes
