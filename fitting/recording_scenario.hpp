@@ -34,9 +34,10 @@ struct StickSpec {
   double friction = 0.0;     // μ between cloth and stick; 0 (the stepper has no stick friction)
 };
 
-// The most Ceres iterations a fit may ask for (fit.max_refinement_iterations, --refine-iterations):
-// each runs the simulation once per fitted parameter and more, so a typo of 1e6 would not end
-// (the refinement also ends at its first rejected step, and when Ceres converges).
+// The most Ceres iterations a fit may ask for (fit.max_refinement_iterations, --refine-iterations),
+// bounded like every other count a user gives: each iteration runs the simulation at least once
+// per fitted parameter (the refinement usually ends earlier, at its first rejected step or when
+// Ceres converges).
 inline constexpr int kMaxRefinementIterations = 1000;
 
 struct FitSettings {
