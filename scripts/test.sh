@@ -2,7 +2,8 @@
 # Runs the whole test suite on the Release build made by scripts/setup.sh:
 #   1. the test suites under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh,
 #      its own build folder; the two FitRecovery tests left out there),
-#   2. a bounded libFuzzer run of the Motive CSV reader (scripts/fuzz_mocap.sh, FUZZ_SECONDS, 60 s),
+#   2. bounded libFuzzer runs of the Motive CSV and OBJ readers (scripts/fuzz.sh, FUZZ_SECONDS,
+#      60 s each),
 #   3. every GoogleTest suite through CTest (last, so its summary is the closing line).
 # Tests that need ../shared (the Motive fixtures) skip with a message when it is absent.
 #
@@ -12,6 +13,6 @@ cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 status=0
 scripts/sanitize.sh || { echo "test: sanitizer run of the test suites FAILED" >&2; status=1; }
-scripts/fuzz_mocap.sh || { echo "test: fuzzing the Motive reader FAILED" >&2; status=1; }
+scripts/fuzz.sh || { echo "test: fuzzing the readers FAILED" >&2; status=1; }
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" || status=1
 exit $status

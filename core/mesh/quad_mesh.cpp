@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -57,9 +58,13 @@ void finalize(QuadMesh& mesh, const std::string& source) {
       }
       ++edge_use[{std::min(a, b), std::max(a, b)}];
     }
-    if (quad_area(mesh.rest_positions, q) <= kMinQuadArea_m2) {
+    const double area = quad_area(mesh.rest_positions, q);
+    if (area <= kMinQuadArea_m2)
       fail(source, where + ": degenerate (zero area)");
-    }
+    // Finite coordinates whose squares overflow (|x| near 1e154 m or more) would give the node
+    // masses and the constraints' rest values as inf or NaN.
+    if (!std::isfinite(area))
+      fail(source, where + ": its rest area is not a finite number (coordinates too large)");
   }
 
   mesh.edges.clear();
@@ -88,10 +93,20 @@ void finalize(QuadMesh& mesh, const std::string& source) {
 std::string grid_spacing_problem(double width, double height, int nodes_x, int nodes_y,
                                  std::string* field) {
   const double dx = width / (nodes_x - 1), dy = height / (nodes_y - 1);
+  char text[240];
+  Eigen::VectorXd corners(12);
+  corners << 0, 0, 0, dx, 0, 0, dx, dy, 0, 0, dy, 0;
+  if (!std::isfinite(quad_area(corners, {0, 1, 2, 3}))) {  // as finalize() would find
+    *field = dx >= dy ? "width" : "height";
+    std::snprintf(text, sizeof text,
+                  "the %d × %d grid's quads would be %.3g m × %.3g m, too large for their area "
+                  "to be a finite number",
+                  nodes_x, nodes_y, dx, dy);
+    return text;
+  }
   *field = dx <= dy ? "width" : "height";
   if (std::min(dx, dy) > kMinEdgeLength_m && dx * dy > kMinQuadArea_m2)
     return "";
-  char text[240];
   std::snprintf(text, sizeof text,
                 "the %d × %d grid's quads would be %.3g m × %.3g m; edges must be longer than "
                 "%.0e m and quads larger than %.0e m²",

@@ -1,7 +1,7 @@
 // libFuzzer target for the Motive CSV reader. Any input must either read or raise
 // MocapInputError — never crash, hang, leak or trip a sanitizer — and a take that reads must
 // survive write -> read with the same frames, markers, gaps and positions (to the 6 printed
-// decimals). Built by tests/fuzz/CMakeLists.txt; run by scripts/fuzz_mocap.sh.
+// decimals). Built by tests/fuzz/CMakeLists.txt; run by scripts/fuzz.sh.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

@@ -80,6 +80,9 @@ TEST(ObjReader, RepeatedCornersAndDegenerateFacesPointAtTheirLine) {
   EXPECT_EQ(error(kVertices + "f 1 2 3 2\n").substr(0, 4), "8:1:");  // node 2 repeated
   EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 2 0 0\nv 3 0 0\nf 1 2 3 4\n"),
             "5:1: quad 1: degenerate (zero area)");
+  // Found by tests/fuzz/obj_quad_mesh_fuzzer.cpp: a finite coordinate whose square overflows.
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 1e308\nf 1 2 3 4\n"),
+            "5:1: quad 1: its rest area is not a finite number (coordinates too large)");
 }
 
 // An edge shared by a third face is reported at that face's line, naming all three.

@@ -77,11 +77,18 @@ TEST(GridMesh, SpacingProblemAgreesWithTheValidation) {
     std::string field;  // empty: valid
   };
   const Case cases[] = {
-      {0.42, 0.594, 7, 9, ""},        {1e-300, 0.594, 7, 9, "width"},
-      {0.42, 1e-300, 7, 9, "height"}, {6e-9 * 0.99, 1.0, 7, 2, "width"},  // edges just under 1e-9 m
-      {6e-9 * 1.01, 1.0, 7, 2, ""},    // just over, quads of 1e-9 m²
-      {0.99e-6, 1e-6, 2, 2, "width"},  // edges of a micrometre: quads under 1e-12 m²
+      {0.42, 0.594, 7, 9, ""},
+      {1e-300, 0.594, 7, 9, "width"},
+      {0.42, 1e-300, 7, 9, "height"},
+      {6e-9 * 0.99, 1.0, 7, 2, "width"},  // edges just under 1e-9 m
+      {6e-9 * 1.01, 1.0, 7, 2, ""},       // just over, quads of 1e-9 m²
+      {0.99e-6, 1e-6, 2, 2, "width"},     // edges of a micrometre: quads under 1e-12 m²
       {1.01e-6, 1.01e-6, 2, 2, ""},
+      // Areas that overflow (the larger spacing is named): 1e200 m / 6 × 0.125 m has a finite
+      // product, but the cross product's norm squares it.
+      {1e200, 1.0, 7, 9, "width"},
+      {1.0, 1e200, 7, 9, "height"},
+      {1e100, 1.0, 7, 9, ""},
   };
   for (const Case& c : cases) {
     std::string field;
@@ -93,7 +100,11 @@ TEST(GridMesh, SpacingProblemAgreesWithTheValidation) {
       EXPECT_NO_THROW(make_grid_mesh(c.width, c.height, c.nodes_x, c.nodes_y));
     } else {
       EXPECT_EQ(field, c.field);
-      EXPECT_NE(problem.find("edges must be longer than 1e-09 m"), std::string::npos) << problem;
+      const bool overflow = std::max(c.width, c.height) > 1.0;
+      EXPECT_NE(problem.find(overflow ? "too large for their area to be a finite number"
+                                      : "edges must be longer than 1e-09 m"),
+                std::string::npos)
+          << problem;
       EXPECT_THROW(make_grid_mesh(c.width, c.height, c.nodes_x, c.nodes_y), InputError);
     }
   }
@@ -130,6 +141,10 @@ TEST(QuadMeshValidation, EachKindOfInvalidMeshIsNamedWithItsQuad) {
   mesh = strip();
   mesh.rest_positions[4] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(finalize_problem(mesh), "mesh has a non-finite node position");
+  mesh = strip();
+  mesh.rest_positions[3 * 5 + 2] = 1e200;  // finite, but its squares overflow (found by fuzzing)
+  EXPECT_EQ(finalize_problem(mesh),
+            "quad 2: its rest area is not a finite number (coordinates too large)");
   mesh = strip();
   mesh.quads.clear();
   EXPECT_EQ(finalize_problem(mesh), "mesh has no quads");
