@@ -1,7 +1,10 @@
 // Simulator cost on the hanging example (issue 2): mean µs per step and q = wall / simulated time
 // for 7×9, 13×17, 25×33 and 49×65 grids, single thread, and how the cost per step grows with the
 // node count (relative to 7×9), with the share of the time spent factorising the QPs' KKT
-// matrices (StepReport::qp_factorization_seconds). Build Release. Usage:
+// matrices (StepReport::qp_factorization_seconds). The growth of the cost per node is split into
+// its two factors: the iterations per step (the same counts on every machine) and the cost per
+// node of one iteration (the sparse factorisation's fill grows faster than the node count), both
+// relative to 7×9. Build Release. Usage:
 //   simulator_bench [SECONDS] [SOLVER_JSON]
 // SECONDS: simulated seconds per mesh (default 4, the whole example). SOLVER_JSON: solver fields
 // of a scenario, e.g. '{"max_damping_offset": 0, "newton_fallback_after": 5}': every mesh then
@@ -38,9 +41,16 @@ constexpr const char* kUsage =
     "  SOLVER_JSON  scenario solver fields, e.g. '{\"max_damping_offset\": 0}': each mesh also\n"
     "               runs with them, and their row gives the time per step against the default's";
 
+// The 7×9 row's figures, which the other rows are given relative to.
+struct Baseline {
+  double per_node = 0.0;            // µs per step and node
+  double iterations = 0.0;          // per step
+  double per_node_iteration = 0.0;  // µs per iteration and node
+};
+
 // Runs one mesh, prints its row and returns its µs per step.
 double run_row(const nlohmann::json& j, const std::string& path, const char* label, int nx, int ny,
-               double* base_per_node, double default_us) {
+               Baseline* base, double default_us) {
   using namespace clothfit;
   const scenario::Scenario s = scenario::parse_scenario(j, path);
   double factorization_seconds = 0.0;
@@ -52,17 +62,21 @@ double run_row(const nlohmann::json& j, const std::string& path, const char* lab
   const double us_per_step = 1e6 * run.wall_seconds / std::max<long>(run.steps, 1);
   const int nodes = s.model.mesh.num_nodes();
   const double per_node = us_per_step / nodes;
-  if (*base_per_node == 0.0)
-    *base_per_node = per_node;
+  const double per_node_iteration = per_node / std::max(run.mean_iterations, 1e-300);
+  if (base->per_node == 0.0)
+    *base = {per_node, run.mean_iterations, per_node_iteration};
   char ratio[32] = "";
   if (default_us > 0.0)
     std::snprintf(ratio, sizeof ratio, "%.3f", us_per_step / default_us);
-  std::printf("%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %9.0f %% %12.2e %14.2f %10s%s\n",
-              nx, ny, label, nodes, run.steps, us_per_step, run.q, run.mean_iterations,
-              run.mean_factorizations,
-              run.wall_seconds > 0.0 ? 100.0 * factorization_seconds / run.wall_seconds : 0.0,
-              run.max_constraint_violation, per_node / *base_per_node, ratio,
-              run.ok() ? "" : "  (not converged everywhere)");
+  std::printf(
+      "%5dx%-3d %-8s %7d %8ld %12.1f %10.4f %10.2f %10.2f %9.0f %% %12.2e %14.2f %10.2f %14.2f "
+      "%10s%s\n",
+      nx, ny, label, nodes, run.steps, us_per_step, run.q, run.mean_iterations,
+      run.mean_factorizations,
+      run.wall_seconds > 0.0 ? 100.0 * factorization_seconds / run.wall_seconds : 0.0,
+      run.max_constraint_violation, per_node / base->per_node,
+      run.mean_iterations / base->iterations, per_node_iteration / base->per_node_iteration, ratio,
+      run.ok() ? "" : "  (not converged everywhere)");
   std::fflush(stdout);
   return us_per_step;
 }
@@ -100,10 +114,10 @@ int main(int argc, char** argv) {
               path.c_str(), seconds);
   if (!solver.empty())
     std::printf("\"with\" rows: solver %s\n", solver.dump().c_str());
-  std::printf("%8s %-8s %7s %8s %12s %10s %10s %10s %11s %12s %14s %10s\n", "mesh", "solver",
-              "nodes", "steps", "us/step", "q", "iter/step", "fact/step", "fact time", "max viol",
-              "cost/node vs 7x9", "time ratio");
-  double base_per_node = 0.0, with_base_per_node = 0.0;
+  std::printf("%8s %-8s %7s %8s %12s %10s %10s %10s %11s %12s %14s %10s %14s %10s\n", "mesh",
+              "solver", "nodes", "steps", "us/step", "q", "iter/step", "fact/step", "fact time",
+              "max viol", "cost/node vs 7x9", "= iter", "x cost/node/iter", "time ratio");
+  Baseline base_default, base_with;
   const int sizes[][2] = {{7, 9}, {13, 17}, {25, 33}, {49, 65}};
   try {
     for (const auto& size : sizes) {
@@ -112,9 +126,9 @@ int main(int argc, char** argv) {
       j["cloth"]["mesh"]["nodes_y"] = size[1];
       j["held"][0]["nodes"] = nlohmann::json::array({{0, 0}, {0, size[0] - 1}});
       j["time"]["duration"] = seconds;
-      const double default_us = run_row(j, path, "default", size[0], size[1], &base_per_node, 0.0);
+      const double default_us = run_row(j, path, "default", size[0], size[1], &base_default, 0.0);
       if (!solver.empty())
-        run_row(with_solver(j), path, "with", size[0], size[1], &with_base_per_node, default_us);
+        run_row(with_solver(j), path, "with", size[0], size[1], &base_with, default_us);
     }
   } catch (const InputError& e) {
     std::fprintf(stderr, "simulator_bench: %s\n", e.what());
