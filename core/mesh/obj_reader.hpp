@@ -15,8 +15,8 @@ namespace clothfit::mesh {
 // a malformed or non-finite number, a face that is not a quad, an index out of range, the same
 // quad listed twice (at the second one's line, naming the first's), an edge shared by more than
 // two quads (at the third one's line, naming all of theirs), (through finalize) a quad that
-// repeats a corner, is degenerate or whose area overflows, and a vertex used by no quad (at the
-// vertex's line).
+// repeats a corner, is degenerate or whose edge length or area overflows, and a vertex used by no
+// quad (at the vertex's line).
 QuadMesh read_obj_quad_mesh(const std::string& path);
 QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& display_name);
 

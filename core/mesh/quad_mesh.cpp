@@ -51,18 +51,22 @@ void finalize(QuadMesh& mesh, const std::string& source) {
           fail(source, where + ": node " + std::to_string(q[k] + 1) + " repeated");
       }
     }
+    // Finite coordinates can still overflow what is computed from them: an edge's squared length
+    // beyond about 1e154 m, a quad's area (the norm of the diagonals' cross product, squared)
+    // beyond about 1e77 m. Node masses and the constraints' rest values would be inf or NaN.
     for (int k = 0; k < 4; ++k) {
       const int a = q[k], b = q[(k + 1) % 4];
-      if ((mesh.rest_position(a) - mesh.rest_position(b)).norm() <= kMinEdgeLength_m) {
+      const double length = (mesh.rest_position(a) - mesh.rest_position(b)).norm();
+      if (length <= kMinEdgeLength_m)
         fail(source, where + ": degenerate (edge of zero length)");
-      }
+      if (!std::isfinite(length))
+        fail(source,
+             where + ": an edge's rest length is not a finite number (coordinates too large)");
       ++edge_use[{std::min(a, b), std::max(a, b)}];
     }
     const double area = quad_area(mesh.rest_positions, q);
     if (area <= kMinQuadArea_m2)
       fail(source, where + ": degenerate (zero area)");
-    // Finite coordinates whose squares overflow (|x| near 1e154 m or more) would give the node
-    // masses and the constraints' rest values as inf or NaN.
     if (!std::isfinite(area))
       fail(source, where + ": its rest area is not a finite number (coordinates too large)");
   }
@@ -96,11 +100,14 @@ std::string grid_spacing_problem(double width, double height, int nodes_x, int n
   char text[240];
   Eigen::VectorXd corners(12);
   corners << 0, 0, 0, dx, 0, 0, dx, dy, 0, 0, dy, 0;
-  if (!std::isfinite(quad_area(corners, {0, 1, 2, 3}))) {  // as finalize() would find
+  const bool overflows = !std::isfinite(Eigen::Vector3d(dx, 0, 0).norm()) ||
+                         !std::isfinite(Eigen::Vector3d(0, dy, 0).norm()) ||
+                         !std::isfinite(quad_area(corners, {0, 1, 2, 3}));  // as finalize() finds
+  if (overflows) {
     *field = dx >= dy ? "width" : "height";
     std::snprintf(text, sizeof text,
-                  "the %d × %d grid's quads would be %.3g m × %.3g m, too large for their area "
-                  "to be a finite number",
+                  "the %d × %d grid's quads would be %.3g m × %.3g m, too large for their edge "
+                  "lengths and area to be finite numbers",
                   nodes_x, nodes_y, dx, dy);
     return text;
   }

@@ -43,9 +43,9 @@ inline constexpr double kMinEdgeLength_m = 1e-9;
 inline constexpr double kMinQuadArea_m2 = 1e-12;
 
 // Builds the derived topology and validates the mesh: indices in range, no repeated node in a quad,
-// no degenerate quad (above), every quad's rest area a finite number (finite coordinates can still
-// overflow it), no edge shared by more than two quads. Throws InputError (with
-// `source` as the file name) on failure.
+// no degenerate quad (above), every edge's rest length and quad's rest area a finite number
+// (finite coordinates can still overflow them), no edge shared by more than two quads. Throws
+// InputError (with `source` as the file name) on failure.
 void finalize(QuadMesh& mesh, const std::string& source = "");
 
 // The most nodes a generated grid may have: a million nodes is far beyond what the simulator runs
@@ -58,9 +58,9 @@ inline constexpr long kMaxGridNodes = 1'000'000;
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y);
 
 // Why make_grid_mesh(width, height, nodes_x, nodes_y) would make degenerate quads (see finalize),
-// with `field` set to "width" or "height", whichever spacing is the smaller, or quads whose area
-// overflows, with `field` naming the larger; empty when it would do neither. For scenario readers,
-// which know the field and file to name.
+// with `field` set to "width" or "height", whichever spacing is the smaller, or quads whose edge
+// lengths or area overflow, with `field` naming the larger; empty when it would do neither. For
+// scenario readers, which know the field and file to name.
 std::string grid_spacing_problem(double width, double height, int nodes_x, int nodes_y,
                                  std::string* field);
 

@@ -82,6 +82,8 @@ TEST(ObjReader, RepeatedCornersAndDegenerateFacesPointAtTheirLine) {
             "5:1: quad 1: degenerate (zero area)");
   // Found by tests/fuzz/obj_quad_mesh_fuzzer.cpp: a finite coordinate whose square overflows.
   EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 1e308\nf 1 2 3 4\n"),
+            "5:1: quad 1: an edge's rest length is not a finite number (coordinates too large)");
+  EXPECT_EQ(error("v 0 0 0\nv 1e80 0 0\nv 1e80 1e80 0\nv 0 1e80 0\nf 1 2 3 4\n"),
             "5:1: quad 1: its rest area is not a finite number (coordinates too large)");
 }
 

@@ -89,6 +89,7 @@ TEST(GridMesh, SpacingProblemAgreesWithTheValidation) {
       {1e200, 1.0, 7, 9, "width"},
       {1.0, 1e200, 7, 9, "height"},
       {1e100, 1.0, 7, 9, ""},
+      {1e155, 1e-151, 2, 2, "width"},  // an area of 1e4 m², but the width squared overflows
   };
   for (const Case& c : cases) {
     std::string field;
@@ -101,9 +102,10 @@ TEST(GridMesh, SpacingProblemAgreesWithTheValidation) {
     } else {
       EXPECT_EQ(field, c.field);
       const bool overflow = std::max(c.width, c.height) > 1.0;
-      EXPECT_NE(problem.find(overflow ? "too large for their area to be a finite number"
-                                      : "edges must be longer than 1e-09 m"),
-                std::string::npos)
+      EXPECT_NE(
+          problem.find(overflow ? "too large for their edge lengths and area to be finite numbers"
+                                : "edges must be longer than 1e-09 m"),
+          std::string::npos)
           << problem;
       EXPECT_THROW(make_grid_mesh(c.width, c.height, c.nodes_x, c.nodes_y), InputError);
     }
@@ -144,7 +146,19 @@ TEST(QuadMeshValidation, EachKindOfInvalidMeshIsNamedWithItsQuad) {
   mesh = strip();
   mesh.rest_positions[3 * 5 + 2] = 1e200;  // finite, but its squares overflow (found by fuzzing)
   EXPECT_EQ(finalize_problem(mesh),
-            "quad 2: its rest area is not a finite number (coordinates too large)");
+            "quad 2: an edge's rest length is not a finite number (coordinates too large)");
+  mesh = strip();  // a square 1e80 m wide: its edges' squares are finite, its area's square not
+  mesh.quads = {{0, 1, 2, 3}};
+  mesh.rest_positions.resize(12);
+  mesh.rest_positions << 0, 0, 0, 1e80, 0, 0, 1e80, 1e80, 0, 0, 1e80, 0;
+  EXPECT_EQ(finalize_problem(mesh),
+            "quad 1: its rest area is not a finite number (coordinates too large)");
+  mesh = strip();  // a sliver 1e155 m long and 1e-151 m wide: its area is finite, its edges not
+  mesh.quads = {{0, 1, 2, 3}};
+  mesh.rest_positions.resize(12);
+  mesh.rest_positions << 0, 0, 0, 1e155, 0, 0, 1e155, 1e-151, 0, 0, 1e-151, 0;
+  EXPECT_EQ(finalize_problem(mesh),
+            "quad 1: an edge's rest length is not a finite number (coordinates too large)");
   mesh = strip();
   mesh.quads.clear();
   EXPECT_EQ(finalize_problem(mesh), "mesh has no quads");
