@@ -18,10 +18,7 @@ namespace clothfit::apps {
 namespace {
 
 using Result = testing::CommandResult;
-
-Result run(const std::string& arguments) {
-  return testing::run_clothfit(arguments);
-}
+using testing::run_clothfit;
 
 std::filesystem::path recordings_dir() {
   return testing::source_dir() / "datasets/recordings";
@@ -104,7 +101,7 @@ TEST(Datasets, ScenariosNameTheirFilesAndAgreeWithTheTruth) {
 TEST(Datasets, EveryRecordingLoads) {
   for (const auto& path : scenario_files()) {
     const auto csv = recordings_dir() / (path.stem().string() + ".csv");
-    const Result r = run("inspect " + csv.string());
+    const Result r = run_clothfit("inspect " + csv.string());
     EXPECT_EQ(r.exit_code, 0) << csv << "\n" << r.output;
     EXPECT_NE(r.output.find("E4"), std::string::npos) << csv;
   }
@@ -126,7 +123,7 @@ TEST(Datasets, InspectSuggestsTheLayoutOfTheScenario) {
     const std::string csv = (recordings_dir() / (path.stem().string() + ".csv")).string();
     const std::string size = std::to_string(layout.at("rows").get<int>()) + "x" +
                              std::to_string(layout.at("columns").get<int>());
-    const Result r = run("inspect " + csv + " --suggest-layout " + size + " --json");
+    const Result r = run_clothfit("inspect " + csv + " --suggest-layout " + size + " --json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json suggested = nlohmann::json::parse(r.output).at("suggested_layout");
     EXPECT_EQ(suggested.at("markers"), layout.at("markers"));
@@ -135,18 +132,18 @@ TEST(Datasets, InspectSuggestsTheLayoutOfTheScenario) {
   ASSERT_GE(checked, 3);
 
   const std::string csv = (recordings_dir() / "polyester_tablecloth_low.csv").string();
-  const Result text = run("inspect " + csv + " --suggest-layout 5X4");
+  const Result text = run_clothfit("inspect " + csv + " --suggest-layout 5X4");
   EXPECT_EQ(text.exit_code, 0) << text.output;
   EXPECT_NE(text.output.find("suggested layout (from frame 0"), std::string::npos) << text.output;
   EXPECT_NE(text.output.find(R"(["E1", "E2", "E3", "E4"])"), std::string::npos) << text.output;
 
-  const Result turned = run("inspect " + csv + " --suggest-layout 4x5");
+  const Result turned = run_clothfit("inspect " + csv + " --suggest-layout 4x5");
   EXPECT_EQ(turned.exit_code, 2);
   EXPECT_NE(turned.output.find("ask for 5x4"), std::string::npos) << turned.output;
 
   for (const std::string bad :
        {"4x", "x5", "0x5", "5x0", "5x4x", "' 5x4'", "5x-4", "5", "5y4", "5ax4"}) {
-    const Result r = run("inspect " + csv + " --suggest-layout " + bad);
+    const Result r = run_clothfit("inspect " + csv + " --suggest-layout " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.output.find("--suggest-layout: expected ROWSxCOLUMNS"), std::string::npos)
         << bad << "\n"
@@ -166,8 +163,8 @@ Result short_fit(const std::filesystem::path& path, const std::filesystem::path&
   scenario["frames"] = {{"first", 0}, {"count", 5}};
   const auto short_scenario = dir / (name + ".json");
   std::ofstream(short_scenario) << scenario.dump();
-  return run("fit " + short_scenario.string() + " --out " + (dir / name).string() +
-             " --grid 2 --refine-iterations 0 --threads 1 --quiet");
+  return run_clothfit("fit " + short_scenario.string() + " --out " + (dir / name).string() +
+                      " --grid 2 --refine-iterations 0 --threads 1 --quiet");
 }
 
 // Every scenario parses and builds a fit setup.
