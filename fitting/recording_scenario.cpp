@@ -44,7 +44,7 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   o.reject_unknown({"qp", "time_step", "constraint_tolerance", "contact_tolerance",
                     "increment_tolerance", "max_iterations", "contact_margin", "projection_damping",
                     "newton_projection", "exact_curvature", "max_damping_offset",
-                    "newton_fallback_after", "friction_tolerance"});
+                    "newton_fallback_after", "retry_capped_steps", "friction_tolerance"});
   if (o.has("qp"))
     qp::parse_qp_solver_type(o.choice("qp", {"active-set", "interior-point"}), &solver->qp_solver);
   // Absent: 0, which build_recording_setup makes the take's frame interval.
@@ -68,6 +68,7 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
       o.number("max_damping_offset", solver->max_damping_offset, Range::non_negative());
   solver->newton_fallback_after = o.integer("newton_fallback_after", solver->newton_fallback_after,
                                             Range::between(0, kIterationLimit));
+  solver->retry_capped_steps = o.boolean("retry_capped_steps", solver->retry_capped_steps);
   solver->friction_tolerance =
       o.number("friction_tolerance", solver->friction_tolerance, Range::non_negative());
 }

@@ -208,7 +208,7 @@ void parse_self_collisions(const JsonObject& c, stepper::SelfCollisionOptions* o
 void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
   s.reject_unknown({"qp", "constraint_tolerance", "contact_tolerance", "increment_tolerance",
                     "max_iterations", "contact_margin", "exact_curvature", "max_damping_offset",
-                    "newton_fallback_after", "friction_tolerance"});
+                    "newton_fallback_after", "retry_capped_steps", "friction_tolerance"});
   if (s.has("qp")) {
     parse_qp_solver_type(s.choice("qp", {"active-set", "interior-point"}), &o->qp_solver);
   }
@@ -226,6 +226,7 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
       s.number("max_damping_offset", o->max_damping_offset, Range::non_negative());
   o->newton_fallback_after = s.integer("newton_fallback_after", o->newton_fallback_after,
                                        Range::between(0, kIterationLimit));
+  o->retry_capped_steps = s.boolean("retry_capped_steps", o->retry_capped_steps);
   o->friction_tolerance =
       s.number("friction_tolerance", o->friction_tolerance, Range::non_negative());
 }

@@ -21,7 +21,9 @@ std::string_view to_string(ProjectionModel model);  // "newton", "newton-exact",
 struct IterationRecord {
   long step = 0;      // the step being taken, 1 for the first
   double time = 0.0;  // the time the step ends at, s
-  int attempt = 0;    // earlier projections of this step redone with ω ← 0.9ω (paper §4.1)
+  // Earlier projections of this step, each taken again from the step's start: with ω ← 0.9ω
+  // (paper §4.1), or after reaching the iteration cap (StepperOptions::retry_capped_steps).
+  int attempt = 0;
   int iteration = 0;  // j, 0 for the step's first QP
   ProjectionModel model = ProjectionModel::kNewton;
   bool refactored = false;  // the QP factored its matrices (else it kept the last factorisation)

@@ -27,6 +27,24 @@ constexpr int kStagnantIterations = 3;
 // many increment tolerances.
 constexpr double kContactKeepIncrements = 10.0;
 
+// Adds the work of a projection that was taken again to the report of the one that replaced it.
+void add_work(const StepReport& earlier, StepReport* report) {
+  report->iterations += earlier.iterations;
+  report->factorizations += earlier.factorizations;
+  report->qp_working_set_changes += earlier.qp_working_set_changes;
+  report->friction_rows_to_bound += earlier.friction_rows_to_bound;
+  report->friction_rows_returned += earlier.friction_rows_returned;
+  report->qp_responses_solved += earlier.qp_responses_solved;
+  report->qp_responses_reused += earlier.qp_responses_reused;
+  report->qp_seconds += earlier.qp_seconds;
+  report->qp_factorization_seconds += earlier.qp_factorization_seconds;
+  report->qp_seed_seconds += earlier.qp_seed_seconds;
+  report->qp_working_sets_factored += earlier.qp_working_sets_factored;
+  report->qp_working_set_factorizations += earlier.qp_working_set_factorizations;
+  report->collision_seconds += earlier.collision_seconds;
+  report->observer_seconds += earlier.observer_seconds;
+}
+
 qp::QpSolverOptions projection_qp_options(const StepperOptions& options) {
   qp::QpSolverOptions qp = options.qp;
   qp.equality_regularization = options.projection_damping;
@@ -90,7 +108,6 @@ TimeStepper::TimeStepper(const SimulationModel& model)
     }
   }
   m_qp.equality_offset.setZero(num_c);
-  m_qp.max_damping_offset = m_model.options.max_damping_offset;
   m_lambda.setZero(num_c);
   if (m_model.options.newton_projection) {
     // K ⊗ I₃ restricted to the free coordinates; the free numbering is monotone, so K's lower
@@ -187,37 +204,22 @@ StepReport TimeStepper::step(SimulationState* state) {
   }
   m_record.step = state->step + 1;
   m_record.time = t1;
-  m_record.attempt = 0;
+  m_record.attempt = -1;  // counted up by each projection from the step's start
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
+  m_lambda_start = m_lambda;
   if (!m_collisions) {
-    m_phi = m_phi0;
-    if (m_contacts) {
-      const double reach =
-          options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
-      m_contacts->begin_step(state->positions, state->time, t1, reach);
-    }
-    report = project();
+    report = project_step(*state, t1, 0.0);
     if (report.status == StepStatus::kFailed)
       return report;
   } else {
     // Paper §4.1: project with proximity ω; when the final check with ω = 0 still finds a
     // crossing, redo the whole projection from φ0 with ω ← 0.9ω.
     const SelfCollisionOptions& collision_options = m_model.self_collisions;
-    m_lambda_start = m_lambda;
     double proximity = collision_options.proximity;
     double collision_seconds = 0.0, observer_seconds = 0.0;
     using Clock = std::chrono::steady_clock;
     for (int attempt = 0;; ++attempt) {
-      m_record.attempt = attempt;
-      m_phi = m_phi0;
-      m_lambda = m_lambda_start;
-      if (m_contacts) {
-        const double reach =
-            options.contact_margin + 2.0 * (m_phi0 - state->positions).lpNorm<Eigen::Infinity>();
-        m_contacts->begin_step(state->positions, state->time, t1, reach);
-      }
-      m_collisions->begin_step(state->positions, state->time, t1, proximity);
-      report = project();
+      report = project_step(*state, t1, proximity);
       report.collision_retries = attempt;
       report.proximity = proximity;
       observer_seconds += report.observer_seconds;
@@ -252,6 +254,41 @@ StepReport TimeStepper::step(SimulationState* state) {
   state->time = t1;
   ++state->step;
   return report;
+}
+
+StepReport TimeStepper::project_step(const SimulationState& state, double t1, double proximity) {
+  const StepperOptions& options = m_model.options;
+  StepReport report = project_from_start(state, t1, proximity, false);
+  // The retry differs only in the Newton projection's damping offset.
+  if (report.status != StepStatus::kIterationCap || !options.retry_capped_steps ||
+      !options.newton_projection || !(options.max_damping_offset > 0.0))
+    return report;
+  const StepReport capped = report;
+  report = project_from_start(state, t1, proximity, true);
+  report.cap_retry = true;
+  add_work(capped, &report);
+  if (report.status == StepStatus::kIterationCap)
+    report.message =
+        capped.message + "; taken again with the compliance centred: " + report.message;
+  return report;
+}
+
+StepReport TimeStepper::project_from_start(const SimulationState& state, double t1,
+                                           double proximity, bool cap_retry) {
+  const StepperOptions& options = m_model.options;
+  ++m_record.attempt;
+  m_phi = m_phi0;
+  m_lambda = m_lambda_start;
+  if (m_contacts) {
+    const double reach =
+        options.contact_margin + 2.0 * (m_phi0 - state.positions).lpNorm<Eigen::Infinity>();
+    m_contacts->begin_step(state.positions, state.time, t1, reach);
+  }
+  if (m_collisions)
+    m_collisions->begin_step(state.positions, state.time, t1, proximity);
+  m_damping_offset = cap_retry ? 0.0 : options.max_damping_offset;
+  m_qp.max_damping_offset = m_damping_offset;
+  return project();
 }
 
 double TimeStepper::observe_iteration() {
@@ -429,10 +466,11 @@ StepReport TimeStepper::project() {
         }
       }
     }
-    // Newton with a finite StepperOptions::max_damping_offset: the damping's compliance centred so
-    // that it offsets no row by more than that at the current λ. Gauss–Newton's multipliers are
+    // Newton with a finite damping offset (StepperOptions::max_damping_offset, or the cap retry's
+    // 0): the damping's compliance centred so that it offsets no row by more than that at the
+    // current λ. Gauss–Newton's multipliers are
     // those of a correction: centred at 0.
-    if (newton && options.max_damping_offset < std::numeric_limits<double>::infinity())
+    if (newton && m_damping_offset < std::numeric_limits<double>::infinity())
       m_qp.multiplier_estimate = m_lambda;
     else
       m_qp.multiplier_estimate.resize(0);

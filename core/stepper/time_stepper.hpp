@@ -90,6 +90,10 @@ struct StepReport {
   double collision_seconds = 0.0;  // wall time in collision detection and row assembly, s
   int collision_retries = 0;       // projections redone with ω ← 0.9ω
   double proximity = 0.0;          // ω of the accepted projection
+  // The projection reached the iteration cap and was taken again from the step's start
+  // (StepperOptions::retry_capped_steps); status, residuals and contacts are the retry's, the
+  // iteration and factorisation counts and the times both projections'.
+  bool cap_retry = false;
   // Wall time in the iteration observer (TimeStepper::set_iteration_observer), s: part of the
   // step's time that callers timing the solver subtract.
   double observer_seconds = 0.0;
@@ -117,8 +121,17 @@ class TimeStepper {
   }
 
  private:
+  // The step's projection from φ0 with proximity ω (collisions only), taken again with the
+  // compliance centred (τ = 0) when it reaches the iteration cap (StepperOptions::
+  // retry_capped_steps).
+  StepReport project_step(const SimulationState& state, double t1, double proximity);
+  // One projection from φ0: m_phi, m_lambda, the contacts and collisions set to the step's start.
+  StepReport project_from_start(const SimulationState& state, double t1, double proximity,
+                                bool cap_retry);
   // The projection iterations from m_phi = φ0 (contacts and collisions already begun).
   StepReport project();
+  // The damping offset τ of the projection under way: the options', or the cap retry's 0.
+  double m_damping_offset = std::numeric_limits<double>::infinity();
   // Newton projection: the QP's linear term at the current iterate, and its curvature K(λ_j) when
   // `refresh_curvature` (otherwise the QP keeps the curvature it was last factored with).
   void assemble_newton_terms(bool refresh_curvature);

@@ -48,12 +48,16 @@ TEST(RecordingScenario, DefaultsAndPaths) {
   EXPECT_EQ(s.parameters.fitted(), std::vector<int>{0});
   EXPECT_EQ(s.solver.max_damping_offset, std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.solver.newton_fallback_after, stepper::StepperOptions{}.newton_fallback_after);
+  EXPECT_TRUE(s.solver.retry_capped_steps);
   nlohmann::json j = minimal();
-  j["solver"] = {
-      {"max_damping_offset", 0.0}, {"newton_fallback_after", 5}, {"friction_tolerance", 0.1}};
+  j["solver"] = {{"max_damping_offset", 0.0},
+                 {"newton_fallback_after", 5},
+                 {"retry_capped_steps", false},
+                 {"friction_tolerance", 0.1}};
   const RecordingScenario t = parse_recording_scenario(j, "dir/s.json");
   EXPECT_EQ(t.solver.max_damping_offset, 0.0);
   EXPECT_EQ(t.solver.newton_fallback_after, 5);
+  EXPECT_FALSE(t.solver.retry_capped_steps);
   EXPECT_EQ(t.solver.friction_tolerance, 0.1);
 }
 
@@ -97,6 +101,9 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["solver"] = {{"friction_tolerance", -0.1}};
   EXPECT_EQ(error_field(j), "solver.friction_tolerance");
+  j = minimal();
+  j["solver"] = {{"retry_capped_steps", "yes"}};
+  EXPECT_EQ(error_field(j), "solver.retry_capped_steps");
   // A grid larger than any fit may run (fitting::kMaxGridPoints) was allocated before it was
   // counted, and ran out of memory.
   j = minimal();

@@ -54,6 +54,16 @@ TEST(Scenario, LoopCountsOfAStepAreBounded) {
   EXPECT_EQ(parse_scenario(j, "s.json").model.options.newton_fallback_after, 1000);
 }
 
+// solver.retry_capped_steps (StepperOptions::retry_capped_steps): on unless the file says false.
+TEST(Scenario, RetryAtTheCapIsOnByDefaultAndABoolean) {
+  nlohmann::json j = base();
+  EXPECT_TRUE(parse_scenario(j, "s.json").model.options.retry_capped_steps);
+  j["solver"] = {{"retry_capped_steps", false}};
+  EXPECT_FALSE(parse_scenario(j, "s.json").model.options.retry_capped_steps);
+  j["solver"]["retry_capped_steps"] = 1;
+  EXPECT_EQ(error_of(j).substr(0, 26), "solver.retry_capped_steps:");
+}
+
 // A rotation axis whose norm overflows (1e200) or underflows (1e-200) turns the sheet as the unit
 // axis does.
 TEST(Scenario, PlacementRotationAxisMayHaveAnyFiniteLength) {
