@@ -1,7 +1,7 @@
 // clothfit simulate SCENARIO.json --out DIR: runs a scenario and writes
 //   DIR/trajectory.csv  frame,time,node,x,y,z (one row per written frame and node, metres)
 //   DIR/steps.csv       step,time,status,iterations,factorizations,max_violation,held_residual,
-//                       last_increment,friction_error,friction_cone_excess
+//                       last_increment,friction_error,friction_cone_excess,cap_retry
 //   DIR/summary.json    how the run went (documented in README.md)
 //   DIR/iterations.csv  with --iterations: one row per projection iteration (stepper::
 //                       IterationRecord)
@@ -165,7 +165,7 @@ int run_simulate_command(int argc, char** argv) {
   trajectory << "frame,time,node,x,y,z\n";
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
-           "last_increment,friction_error,friction_cone_excess\n";
+           "last_increment,friction_error,friction_cone_excess,cap_retry\n";
   stepper::IterationObserver iteration_observer;
   if (write_iterations) {
     iterations << kIterationsHeader << '\n';
@@ -191,7 +191,8 @@ int run_simulate_command(int argc, char** argv) {
       steps << state.step << ',' << state.time << ',' << to_string(report->status) << ','
             << report->iterations << ',' << report->factorizations << ',' << report->max_violation
             << ',' << report->held_residual << ',' << report->last_increment << ','
-            << report->friction_error << ',' << report->friction_cone_excess << '\n';
+            << report->friction_error << ',' << report->friction_cone_excess << ','
+            << (report->cap_retry ? 1 : 0) << '\n';
     }
     if (state.step % scenario.output_every == 0) {
       for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
@@ -254,6 +255,7 @@ int run_simulate_command(int argc, char** argv) {
       {"mean_factorizations", run.mean_factorizations},
       {"max_constraint_violation", run.max_constraint_violation},
       {"unconverged_steps", run.unconverged_steps},
+      {"retried_steps", run.retried_steps},
       {"max_friction_cone_excess", run.max_friction_cone_excess},
       {"status", to_string(run.status)},
       {"interrupted", run.interrupted},
@@ -270,6 +272,10 @@ int run_simulate_command(int argc, char** argv) {
             << "mean iterations / step   " << run.mean_iterations << " (" << run.mean_factorizations
             << " factorisations)\n"
             << "max constraint violation " << run.max_constraint_violation << "\n";
+  if (run.retried_steps > 0) {
+    std::cout << "steps taken again        " << run.retried_steps
+              << " (they reached the iteration cap; retried with the compliance centred)\n";
+  }
   if (run.max_friction_cone_excess > 0.0) {
     std::cout << "friction beyond its disk " << run.max_friction_cone_excess
               << " (max over steps, of the bound: corners of the friction box)\n";

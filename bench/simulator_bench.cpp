@@ -65,6 +65,13 @@ double run_row(const nlohmann::json& j, const std::string& path, const char* lab
   const double per_node_iteration = per_node / std::max(run.mean_iterations, 1e-300);
   if (base->per_node == 0.0)
     *base = {per_node, run.mean_iterations, per_node_iteration};
+  // Steps at the cap and steps taken again there (StepperOptions::retry_capped_steps).
+  char remark[96] = "";
+  if (run.status == stepper::StepStatus::kFailed)
+    std::snprintf(remark, sizeof remark, "  (failed after %ld steps)", run.steps);
+  else if (run.unconverged_steps > 0 || run.retried_steps > 0)
+    std::snprintf(remark, sizeof remark, "  (%ld at the cap, %ld taken again)",
+                  run.unconverged_steps, run.retried_steps);
   char ratio[32] = "";
   if (default_us > 0.0)
     std::snprintf(ratio, sizeof ratio, "%.3f", us_per_step / default_us);
@@ -76,7 +83,7 @@ double run_row(const nlohmann::json& j, const std::string& path, const char* lab
       run.wall_seconds > 0.0 ? 100.0 * factorization_seconds / run.wall_seconds : 0.0,
       run.max_constraint_violation, per_node / base->per_node,
       run.mean_iterations / base->iterations, per_node_iteration / base->per_node_iteration, ratio,
-      run.ok() ? "" : "  (not converged everywhere)");
+      remark);
   std::fflush(stdout);
   return us_per_step;
 }

@@ -44,6 +44,7 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
         std::max(summary.max_constraint_violation, report.max_violation);
     summary.max_friction_cone_excess =
         std::max(summary.max_friction_cone_excess, report.friction_cone_excess);
+    summary.retried_steps += report.cap_retry ? 1 : 0;
     if (report.status == stepper::StepStatus::kIterationCap) {
       if (summary.unconverged_steps++ == 0) {
         summary.status = stepper::StepStatus::kIterationCap;

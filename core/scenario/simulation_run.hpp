@@ -21,6 +21,9 @@ struct RunSummary {
   double mean_factorizations = 0.0;  // of them, those that factored the QP's matrices, per step
   double max_constraint_violation = 0.0;  // max over steps of StepReport::max_violation
   long unconverged_steps = 0;             // steps that hit the iteration cap
+  // steps whose projection reached the iteration cap and was taken again (StepReport::cap_retry),
+  // whether the retry converged or not
+  long retried_steps = 0;
   // max over steps of StepReport::friction_cone_excess (0 without friction): how far friction
   // went beyond Coulomb's disk at a corner of its box, relative to the bound
   double max_friction_cone_excess = 0.0;

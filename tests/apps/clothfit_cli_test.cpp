@@ -60,6 +60,9 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   }
   EXPECT_EQ(summary["max_friction_cone_excess"].get<double>(), 0.0);  // no obstacle
   EXPECT_EQ(r.output.find("friction beyond"), std::string::npos) << r.output;
+  EXPECT_EQ(summary["unconverged_steps"], 0);
+  EXPECT_EQ(summary["retried_steps"], 0);
+  EXPECT_EQ(r.output.find("taken again"), std::string::npos) << r.output;
   // Every step factors at least once (the first step has nothing to reuse), and never more often
   // than it iterates.
   EXPECT_GT(summary["mean_factorizations"].get<double>(), 0.0);
@@ -69,7 +72,7 @@ TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   std::getline(steps, header);
   EXPECT_EQ(header,
             "step,time,status,iterations,factorizations,max_violation,held_residual,last_increment,"
-            "friction_error,friction_cone_excess");
+            "friction_error,friction_cone_excess,cap_retry");
   // 21 frames (the initial state and 20 steps) × 63 nodes + the header, every number as printf's
   // %.9g writes it (nine significant digits, no trailing zeros).
   std::ifstream trajectory(out / "trajectory.csv");
@@ -200,6 +203,35 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
   EXPECT_EQ(twice.exit_code, 2) << twice.output;
   EXPECT_NE(twice.output.find("--mu: 'cylinder' is given more than once"), std::string::npos)
       << twice.output;
+}
+
+// A step that reaches the iteration cap is taken again (solver.retry_capped_steps); the run says
+// how many were, per step in steps.csv and in all in summary.json, and still exits 1 when the
+// retries reach the cap too (2 iterations are too few for either).
+TEST(ClothfitCli, SimulateCountsTheStepsTakenAgainAtTheCap) {
+  const auto dir = scratch("simulate_retry");
+  std::ifstream in(testing::source_dir() / "datasets/examples/hanging.json");
+  nlohmann::json scenario = nlohmann::json::parse(in);
+  scenario["solver"]["max_iterations"] = 2;
+  std::ofstream(dir / "s.json") << scenario.dump();
+  const Result r = run("simulate " + (dir / "s.json").string() + " --duration 0.02 --quiet --out " +
+                       (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("steps taken again        2"), std::string::npos) << r.output;
+  std::ifstream summary_file(dir / "out" / "summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(summary_file);
+  EXPECT_EQ(summary["retried_steps"], 2);
+  EXPECT_EQ(summary["unconverged_steps"], 2);
+  EXPECT_EQ(summary["max_iterations"], 4);  // both projections counted
+  EXPECT_NE(summary["message"].get<std::string>().find("taken again with the compliance centred"),
+            std::string::npos)
+      << summary["message"];
+  std::ifstream steps(dir / "out" / "steps.csv");
+  std::string line;
+  std::getline(steps, line);
+  std::getline(steps, line);
+  EXPECT_EQ(line.substr(0, line.find(',', 7)), "1,0.01,iteration_cap") << line;
+  EXPECT_EQ(line.substr(line.rfind(',')), ",1") << line;
 }
 
 // A cloth that starts inside an obstacle is launched out of it by the first step; the run says
