@@ -239,6 +239,7 @@ nlohmann::json fit_result_json(const RecordingScenario& scenario, const Recordin
     j["q_interior_point"] = round_to(q_interior_point, 6);
   j["mean_iterations"] = fit.best.mean_iterations;
   j["unconverged_steps"] = fit.best.unconverged_steps;
+  j["retried_steps"] = fit.best.retried_steps;
   j["evaluations"] = fit.evaluations;
   j["failed_evaluations"] = fit.failed_evaluations;
   if (!fit.first_failure.empty())

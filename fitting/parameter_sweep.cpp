@@ -99,6 +99,7 @@ Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise)
     error += e.errors.mean_error_m / count;
     spread += e.errors.mean_spread_m / count;
     mean.unconverged_steps = std::max(mean.unconverged_steps, e.unconverged_steps);
+    mean.retried_steps = std::max(mean.retried_steps, e.retried_steps);
   }
   *noise = summarize_noise(objectives);
   if (mean.ok) {

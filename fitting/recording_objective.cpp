@@ -92,6 +92,7 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
         out.wall_seconds = std::chrono::duration<double>(stepping).count();
         return out;
       }
+      out.retried_steps += report.cap_retry ? 1 : 0;
       if (report.status == stepper::StepStatus::kIterationCap && out.unconverged_steps++ == 0)
         out.message = "frame " + std::to_string(f) + ": " + report.message;
       contact = contact || report.active_contacts > 0 || report.active_collision_rows > 0;

@@ -24,6 +24,8 @@ struct Evaluation {
   double objective = 0.0;      // Σ e_n, m (+∞ when the run failed)
   bool ok = false;             // the simulation reached the last frame
   long unconverged_steps = 0;  // steps that hit the projection iteration cap
+  // steps taken again after reaching the cap (stepper::StepReport::cap_retry), converged or not
+  long retried_steps = 0;
   double mean_iterations = 0.0;
   double wall_seconds = 0.0;  // simulation only
   double q = 0.0;             // wall_seconds / simulated seconds

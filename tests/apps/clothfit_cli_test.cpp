@@ -365,6 +365,8 @@ TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {
   std::ifstream fit_file(dir / "fit/fit.json");
   const nlohmann::json fit = nlohmann::json::parse(fit_file);
   EXPECT_EQ(rows, fit["evaluations"].get<long>());
+  EXPECT_EQ(fit["unconverged_steps"], 0);
+  EXPECT_EQ(fit["retried_steps"], 0);
   for (const char* stage : {"grid search", "profile", "objective noise", "optimum"})
     EXPECT_EQ(stages.count(stage), 1u) << stage;
   // The summary names the run whose replicas measured the noise, as fit.json's

@@ -15,7 +15,7 @@ namespace {
 
 using testing::alpha_delta_mu_parameters;
 
-Evaluation run(double objective, double mean_error, long unconverged = 0) {
+Evaluation run(double objective, double mean_error, long unconverged = 0, long retried = 0) {
   Evaluation e;
   e.ok = true;
   e.objective = objective;
@@ -23,6 +23,7 @@ Evaluation run(double objective, double mean_error, long unconverged = 0) {
   e.errors.mean_error_m = mean_error;
   e.errors.mean_spread_m = 0.5 * mean_error;
   e.unconverged_steps = unconverged;
+  e.retried_steps = retried;
   return e;
 }
 
@@ -36,13 +37,14 @@ Evaluation failed(const std::string& message) {
 TEST(CombineReplicas, ScoresAPointByTheMeanOfItsReplicas) {
   ObjectiveNoise noise;
   const Evaluation mean =
-      combine_replicas({run(1.0, 0.01), run(2.0, 0.02, 3), run(3.0, 0.03)}, &noise);
+      combine_replicas({run(1.0, 0.01), run(2.0, 0.02, 3), run(3.0, 0.03, 0, 2)}, &noise);
   ASSERT_TRUE(mean.ok);
   EXPECT_DOUBLE_EQ(mean.objective, 2.0);
   EXPECT_DOUBLE_EQ(mean.errors.sum_error_m, 2.0);
   EXPECT_DOUBLE_EQ(mean.errors.mean_error_m, 0.02);
   EXPECT_DOUBLE_EQ(mean.errors.mean_spread_m, 0.01);
   EXPECT_EQ(mean.unconverged_steps, 3);
+  EXPECT_EQ(mean.retried_steps, 2);  // the worst replica's, as for the steps at the cap
   EXPECT_EQ(noise.objectives.size(), 3u);
   EXPECT_DOUBLE_EQ(noise.mean, 2.0);
 }

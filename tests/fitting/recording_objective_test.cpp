@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "support/table_recording_fixture.hpp"
 
 namespace clothfit::fitting {
@@ -38,6 +40,21 @@ TEST(RecordingObjective, KeptFramesAreTheMarkersTheFrameErrorsWereMeasuredOn) {
   EXPECT_EQ(plain.objective, kept.objective);
   EXPECT_TRUE(plain.simulated_m.empty());
   EXPECT_TRUE(plain.frames.empty());
+}
+
+// Steps at the iteration cap are taken again (stepper::StepperOptions::retry_capped_steps), and
+// the evaluation counts them: with one iteration per projection, every step that reaches the cap
+// does so again.
+TEST(RecordingObjective, CountsTheStepsTakenAgainAtTheCap) {
+  const auto recording = testing::table_recording(5);
+  recording->setup.model.options.max_iterations = 1;
+  const RecordingObjective objective(recording->setup, recording->scenario.parameters);
+  const Evaluation e = objective.evaluate(std::vector<double>{0.2, 0.08, 1.0});
+  ASSERT_TRUE(e.ok) << e.message;
+  EXPECT_GT(e.unconverged_steps, 0);
+  EXPECT_EQ(e.retried_steps, e.unconverged_steps);
+  EXPECT_NE(e.message.find("taken again with the compliance centred"), std::string::npos)
+      << e.message;
 }
 
 }  // namespace
