@@ -468,8 +468,7 @@ StepReport TimeStepper::project() {
     }
     // Newton with a finite damping offset (StepperOptions::max_damping_offset, or the cap retry's
     // 0): the damping's compliance centred so that it offsets no row by more than that at the
-    // current λ. Gauss–Newton's multipliers are
-    // those of a correction: centred at 0.
+    // current λ. Gauss–Newton's multipliers are those of a correction: centred at 0.
     if (newton && m_damping_offset < std::numeric_limits<double>::infinity())
       m_qp.multiplier_estimate = m_lambda;
     else
