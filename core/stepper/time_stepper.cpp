@@ -286,8 +286,7 @@ StepReport TimeStepper::project_from_start(const SimulationState& state, double 
   }
   if (m_collisions)
     m_collisions->begin_step(state.positions, state.time, t1, proximity);
-  m_damping_offset = cap_retry ? 0.0 : options.max_damping_offset;
-  m_qp.max_damping_offset = m_damping_offset;
+  m_qp.max_damping_offset = cap_retry ? 0.0 : options.max_damping_offset;
   return project();
 }
 
@@ -469,7 +468,7 @@ StepReport TimeStepper::project() {
     // Newton with a finite damping offset (StepperOptions::max_damping_offset, or the cap retry's
     // 0): the damping's compliance centred so that it offsets no row by more than that at the
     // current λ. Gauss–Newton's multipliers are those of a correction: centred at 0.
-    if (newton && m_damping_offset < std::numeric_limits<double>::infinity())
+    if (newton && m_qp.max_damping_offset < std::numeric_limits<double>::infinity())
       m_qp.multiplier_estimate = m_lambda;
     else
       m_qp.multiplier_estimate.resize(0);

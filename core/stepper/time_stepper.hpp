@@ -125,13 +125,12 @@ class TimeStepper {
   // compliance centred (τ = 0) when it reaches the iteration cap (StepperOptions::
   // retry_capped_steps).
   StepReport project_step(const SimulationState& state, double t1, double proximity);
-  // One projection from φ0: m_phi, m_lambda, the contacts and collisions set to the step's start.
+  // One projection from φ0: m_phi, m_lambda, the contacts and collisions set to the step's start,
+  // and the QP's damping offset τ to the options' (or the cap retry's 0).
   StepReport project_from_start(const SimulationState& state, double t1, double proximity,
                                 bool cap_retry);
   // The projection iterations from m_phi = φ0 (contacts and collisions already begun).
   StepReport project();
-  // The damping offset τ of the projection under way: the options', or the cap retry's 0.
-  double m_damping_offset = std::numeric_limits<double>::infinity();
   // Newton projection: the QP's linear term at the current iterate, and its curvature K(λ_j) when
   // `refresh_curvature` (otherwise the QP keeps the curvature it was last factored with).
   void assemble_newton_terms(bool refresh_curvature);
