@@ -1,12 +1,14 @@
-// `clothfit inspect TAKE.csv [--json] [--suggest-layout RxC] [--up y|z] [--units-if-absent U]`:
-// describes a Motive CSV take (format version, take name, frame rates, frames, duration, units,
+// `clothfit inspect TAKE.csv... [--json] [--suggest-layout RxC] [--up y|z] [--units-if-absent U]`:
+// describes Motive CSV takes (format version, take name, frame rates, frames, duration, units,
 // assets, and per marker the visible fraction, the number of gaps and the longest gap) and can
 // guess the marker layout of a sheet from its first frame.
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "apps/commands.hpp"
 #include "mocap/layout_suggestion.hpp"
@@ -47,18 +49,50 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
+// One take read and described: its summary JSON (with the suggested layout when asked), or its
+// text. Throws MocapInputError when the take does not read or the layout cannot be guessed.
+nlohmann::ordered_json describe_json(const std::string& path,
+                                     const mocap::MotiveCsvReadOptions& read,
+                                     const std::optional<GridSize>& grid) {
+  const mocap::Take take = mocap::read_motive_csv(path, read);
+  nlohmann::ordered_json j = mocap::take_summary_json(take);
+  if (grid)
+    j["suggested_layout"] =
+        mocap::marker_layout_to_json(mocap::suggest_layout(take, grid->rows, grid->columns));
+  return j;
+}
+
+std::string describe_text(const std::string& path, const mocap::MotiveCsvReadOptions& read,
+                          const std::optional<GridSize>& grid) {
+  const mocap::Take take = mocap::read_motive_csv(path, read);
+  std::optional<mocap::MarkerLayout> layout;
+  if (grid)
+    layout = mocap::suggest_layout(take, grid->rows, grid->columns);
+  std::ostringstream out;
+  mocap::print_take_summary(out, take);
+  if (layout) {
+    out << "\nsuggested layout (from frame " << take.first_frame_number()
+        << "; check it, then paste it into the scenario):\n"
+        << mocap::format_marker_layout_json(*layout);
+  }
+  return out.str();
+}
+
 }  // namespace
 
 int run_inspect_command(int argc, char** argv) {
-  std::string take_path;
+  std::vector<std::string> take_paths;
   std::string up = "y";
   std::string units_if_absent = "m";
   std::string layout_size;
   po::options_description options(
-      "usage: clothfit inspect TAKE.csv [options]\n\n"
-      "Describes an OptiTrack Motive CSV export (format 1.2x): format version, take name,\n"
+      "usage: clothfit inspect TAKE.csv... [options]\n\n"
+      "Describes OptiTrack Motive CSV exports (format 1.2x): format version, take name,\n"
       "frame rates, frames, duration, units, assets, and per marker the visible fraction,\n"
-      "the number of gaps and the longest gap (in frames). Exit code 0 when the take reads,\n"
+      "the number of gaps and the longest gap (in frames). Several takes are described in\n"
+      "turn; one that does not read is reported on stderr and the others are still described.\n"
+      "With --json one take prints an object, several an array of them in the order given\n"
+      "(a take that did not read: {\"file\", \"error\"}). Exit code 0 when every take reads,\n"
       "2 for bad input (the error names the file, line and column).\n\noptions");
   // clang-format off
   options.add_options()
@@ -77,11 +111,11 @@ int run_inspect_command(int argc, char** argv) {
        "before format 1.23)");
   // clang-format on
   po::options_description hidden;
-  hidden.add_options()("take", po::value<std::string>(&take_path));
+  hidden.add_options()("take", po::value<std::vector<std::string>>(&take_paths));
   po::options_description all;
   all.add(options).add(hidden);
   po::positional_options_description positional;
-  positional.add("take", 1);
+  positional.add("take", -1);
 
   po::variables_map vm;
   try {
@@ -94,8 +128,8 @@ int run_inspect_command(int argc, char** argv) {
     std::cout << options << "\n";
     return kExitOk;
   }
-  if (take_path.empty())
-    return bad_input("expected a take: clothfit inspect TAKE.csv");
+  if (take_paths.empty())
+    return bad_input("expected a take: clothfit inspect TAKE.csv...");
 
   mocap::MotiveCsvReadOptions read;
   const std::optional<mocap::UpAxis> up_axis = mocap::parse_up_axis(up);
@@ -116,28 +150,37 @@ int run_inspect_command(int argc, char** argv) {
     }
   }
 
-  try {
-    const mocap::Take take = mocap::read_motive_csv(take_path, read);
-    std::optional<mocap::MarkerLayout> layout;
-    if (grid)
-      layout = mocap::suggest_layout(take, grid->rows, grid->columns);
-    if (vm.count("json")) {
-      nlohmann::ordered_json j = mocap::take_summary_json(take);
-      if (layout)
-        j["suggested_layout"] = mocap::marker_layout_to_json(*layout);
-      std::cout << j.dump(2) << "\n";
-    } else {
-      mocap::print_take_summary(std::cout, take);
-      if (layout) {
-        std::cout << "\nsuggested layout (from frame " << take.first_frame_number()
-                  << "; check it, then paste it into the scenario):\n"
-                  << mocap::format_marker_layout_json(*layout);
+  int status = kExitOk;
+  if (vm.count("json")) {
+    if (take_paths.size() == 1) {
+      try {
+        std::cout << describe_json(take_paths.front(), read, grid).dump(2) << "\n";
+      } catch (const mocap::MocapInputError& e) {
+        return bad_input(e.what());
+      }
+      return kExitOk;
+    }
+    nlohmann::ordered_json takes = nlohmann::ordered_json::array();
+    for (const std::string& path : take_paths) {
+      try {
+        takes.push_back(describe_json(path, read, grid));
+      } catch (const mocap::MocapInputError& e) {
+        status = bad_input(e.what());
+        takes.push_back({{"file", path}, {"error", e.what()}});
       }
     }
-  } catch (const mocap::MocapInputError& e) {
-    return bad_input(e.what());
+    std::cout << takes.dump(2) << "\n";
+    return status;
   }
-  return kExitOk;
+  for (std::size_t k = 0; k < take_paths.size(); ++k) {
+    try {
+      const std::string text = describe_text(take_paths[k], read, grid);
+      std::cout << (k > 0 ? "\n" : "") << text << std::flush;
+    } catch (const mocap::MocapInputError& e) {
+      status = bad_input(e.what());
+    }
+  }
+  return status;
 }
 
 }  // namespace clothfit::apps

@@ -983,5 +983,53 @@ TEST(ClothfitCli, InspectDescribesARealExport) {
   EXPECT_EQ(run("inspect /nonexistent/take.csv").exit_code, 2);
 }
 
+// Several takes on one command line are described in turn, in the order given; one that does not
+// read is reported (file named) and the others are still described, with exit code 2.
+TEST(ClothfitCli, InspectDescribesSeveralTakesInTurn) {
+  const auto dir = testing::shared_dir() / "fixtures/motive";
+  const auto first = dir / "format-1.23-dropout-120hz.csv";
+  const auto second = dir / "format-1.22-gaps-60hz.csv";
+  std::string reason;
+  if (!testing::have_shared_file(first, reason) || !testing::have_shared_file(second, reason))
+    GTEST_SKIP() << reason;
+  const std::string missing = "/nonexistent/take.csv";
+
+  const Result both = run("inspect " + first.string() + " " + second.string());
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  const std::size_t at_first = both.output.find(first.string() + "\n");
+  const std::size_t at_second = both.output.find("\n\n" + second.string() + "\n");
+  ASSERT_NE(at_first, std::string::npos) << both.output;
+  ASSERT_NE(at_second, std::string::npos) << both.output;
+  EXPECT_LT(at_first, at_second);
+  EXPECT_NE(both.output.find("1.22"), std::string::npos);
+  EXPECT_NE(both.output.find("1.23"), std::string::npos);
+
+  const Result text = run("inspect " + first.string() + " " + missing + " " + second.string());
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_NE(text.output.find("clothfit inspect: " + missing), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find(second.string() + "\n"), std::string::npos) << text.output;
+
+  const Result json =
+      run("inspect " + first.string() + " " + missing + " " + second.string() + " --json");
+  EXPECT_EQ(json.exit_code, 2);
+  // The error line on stderr comes first, then the array on stdout.
+  EXPECT_EQ(json.output.rfind("clothfit inspect: " + missing, 0), 0u) << json.output;
+  const std::size_t array = json.output.find("[\n");
+  ASSERT_NE(array, std::string::npos) << json.output;
+  const nlohmann::json takes = nlohmann::json::parse(json.output.substr(array));
+  ASSERT_TRUE(takes.is_array());
+  ASSERT_EQ(takes.size(), 3u);
+  EXPECT_EQ(takes[0]["format_version"], "1.23");
+  EXPECT_EQ(takes[1]["file"], missing);
+  EXPECT_NE(takes[1]["error"].get<std::string>().find(missing), std::string::npos);
+  EXPECT_FALSE(takes[1].contains("format_version"));
+  EXPECT_EQ(takes[2]["format_version"], "1.22");
+
+  // One take keeps the object of a single description.
+  const Result one = run("inspect " + second.string() + " --json");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_TRUE(nlohmann::json::parse(one.output).is_object());
+}
+
 }  // namespace
 }  // namespace clothfit::apps
