@@ -43,6 +43,7 @@ const std::vector<std::string> kFramesColumns = {"frame",    "time_s",          
 const std::vector<std::string> kSweepTail = {"objective", "mean_error_m", "mean_spread_m",
                                              "status"};
 const std::vector<std::string> kReplicaColumns = {"objective_sd", "replicas"};
+const std::vector<std::string> kStepColumns = {"unconverged_steps", "retried_steps"};
 
 // A CSV file: header and rows of fields, with the line number of each row (1-based).
 struct CsvFile {
@@ -95,14 +96,18 @@ bool is_frames(const CsvFile& csv) {
   return csv.header == kFramesColumns;
 }
 
-// Number of varied parameters of a sweep CSV (1 or 2), 0 when it is not one. A sweep run with
-// replicas has two more columns after the tail (kReplicaColumns).
+// Number of varied parameters of a sweep CSV (1 or 2), 0 when it is not one. After the tail a
+// sweep run with replicas has two more columns (kReplicaColumns), and then the step counts
+// (kStepColumns; absent in the files of clothfit before 2026-12-02).
 std::size_t sweep_parameters(const CsvFile& csv) {
   std::size_t size = csv.header.size();
-  if (size > kReplicaColumns.size() &&
-      std::equal(kReplicaColumns.begin(), kReplicaColumns.end(),
-                 csv.header.end() - static_cast<std::ptrdiff_t>(kReplicaColumns.size())))
-    size -= kReplicaColumns.size();
+  for (const auto* optional : {&kStepColumns, &kReplicaColumns}) {
+    const auto n = static_cast<std::ptrdiff_t>(optional->size());
+    if (size > optional->size() &&
+        std::equal(optional->begin(), optional->end(),
+                   csv.header.begin() + static_cast<std::ptrdiff_t>(size) - n))
+      size -= optional->size();
+  }
   if (size < kSweepTail.size() + 1 || size > kSweepTail.size() + 2)
     return 0;
   if (!std::equal(kSweepTail.begin(), kSweepTail.end(),

@@ -262,7 +262,8 @@ void write_evaluation_log_header(std::ostream& out, const ModelParameters& param
   out << "stage";
   for (const ParameterSpec& spec : parameters.specs())
     out << ',' << spec.name;
-  out << ",objective,mean_error_m,mean_spread_m,status\n" << std::flush;
+  out << ",objective,mean_error_m,mean_spread_m,status,unconverged_steps,retried_steps\n"
+      << std::flush;
 }
 
 void write_evaluation_log_row(std::ostream& out, const std::string& stage,
@@ -276,9 +277,10 @@ void write_evaluation_log_row(std::ostream& out, const std::string& stage,
   if (evaluation.ok) {
     std::snprintf(buffer, sizeof buffer, ",%.9g,%.9g,%.9g,", evaluation.objective,
                   evaluation.errors.mean_error_m, evaluation.errors.mean_spread_m);
-    out << buffer << (evaluation.unconverged_steps > 0 ? "iteration_cap" : "ok");
+    out << buffer << (evaluation.unconverged_steps > 0 ? "iteration_cap" : "ok") << ','
+        << evaluation.unconverged_steps << ',' << evaluation.retried_steps;
   } else {
-    out << ",,,,failed";
+    out << ",,,,failed,,";
   }
   out << '\n' << std::flush;  // a row at a time: an interrupted fit keeps every finished run
 }

@@ -40,7 +40,8 @@ struct FitOptions {
 
 // The evaluation log's header and one row: the stage ("grid search", "refine", "profile",
 // "objective noise", "optimum"), every parameter, objective (Σ e_n, m), mean_error_m,
-// mean_spread_m, status (ok, iteration_cap or failed; failed rows have no numbers).
+// mean_spread_m, status (ok, iteration_cap or failed), unconverged_steps and retried_steps
+// (Evaluation); failed rows have no numbers.
 void write_evaluation_log_header(std::ostream& out, const ModelParameters& parameters);
 void write_evaluation_log_row(std::ostream& out, const std::string& stage,
                               const Evaluation& evaluation);

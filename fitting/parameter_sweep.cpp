@@ -168,7 +168,8 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
   for (const GridAxis& axis : sweep.axes)
     out << parameters.specs()[static_cast<std::size_t>(axis.parameter)].name << ',';
   out << "objective,mean_error_m,mean_spread_m,status"
-      << (sweep.replicas > 1 ? ",objective_sd,replicas\n" : "\n");
+      << (sweep.replicas > 1 ? ",objective_sd,replicas" : "")
+      << ",unconverged_steps,retried_steps\n";
   char buffer[64];
   for (std::size_t k = 0; k < sweep.points.size(); ++k) {
     for (const GridAxis& axis : sweep.axes) {
@@ -177,7 +178,7 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
       out << buffer;
     }
     if (!sweep.completed.empty() && !sweep.completed[k]) {
-      out << ",,,pending" << (sweep.replicas > 1 ? ",,0\n" : "\n");
+      out << ",,,pending" << (sweep.replicas > 1 ? ",,0" : "") << ",,\n";
       continue;
     }
     const Evaluation& e = sweep.evaluations[k];
@@ -193,7 +194,9 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
       std::snprintf(buffer, sizeof buffer, ",%.9g,%zu", noise.sd, noise.objectives.size());
       out << (e.ok ? buffer : ",," + std::to_string(noise.objectives.size()));
     }
-    out << '\n';
+    out << (e.ok ? "," + std::to_string(e.unconverged_steps) + "," + std::to_string(e.retried_steps)
+                 : std::string(",,"))
+        << '\n';
   }
 }
 

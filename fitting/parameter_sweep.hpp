@@ -56,8 +56,10 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
                       const std::vector<GridAxis>& axes, int replicas = 1,
                       const SweepCheckpoint& checkpoint = {}, double checkpoint_interval_s = 5.0);
 
-// CSV: the axes' parameter names, then objective,mean_error_m,mean_spread_m,status, and with
-// replicas objective_sd,replicas. Points not completed have status "pending" and no numbers.
+// CSV: the axes' parameter names, then objective,mean_error_m,mean_spread_m,status, with
+// replicas objective_sd,replicas, and last unconverged_steps,retried_steps (Evaluation; with
+// replicas the worst replica's). Points not completed have status "pending" and no numbers, failed
+// points no step counts.
 void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
                      const ModelParameters& parameters);
 

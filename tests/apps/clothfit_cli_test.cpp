@@ -357,11 +357,15 @@ TEST(ClothfitCli, FitLogsEverySimulationAsItCompletes) {
   std::ifstream log(dir / "fit/evaluations.csv");
   std::string header;
   ASSERT_TRUE(std::getline(log, header));
-  EXPECT_EQ(header, "stage,alpha,delta,objective,mean_error_m,mean_spread_m,status");
+  EXPECT_EQ(header,
+            "stage,alpha,delta,objective,mean_error_m,mean_spread_m,status,unconverged_steps,"
+            "retried_steps");
   long rows = 0;
   std::set<std::string> stages;
-  for (std::string line; std::getline(log, line); ++rows)
+  for (std::string line; std::getline(log, line); ++rows) {
     stages.insert(line.substr(0, line.find(',')));
+    EXPECT_EQ(line.substr(line.size() - 7), ",ok,0,0") << line;
+  }
   std::ifstream fit_file(dir / "fit/fit.json");
   const nlohmann::json fit = nlohmann::json::parse(fit_file);
   EXPECT_EQ(rows, fit["evaluations"].get<long>());

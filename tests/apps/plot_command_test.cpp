@@ -223,6 +223,33 @@ TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
   EXPECT_EQ(count(svg, "<circle "), 3);
 }
 
+// Since 2026-12-02 a sweep CSV ends with the step counts (unconverged_steps,retried_steps), after
+// the replica columns when there are any; both forms plot as before, and so do older files.
+TEST(PlotCommand, SweepWithStepCountsPlotsLikeOneWithout) {
+  const auto dir = scratch("sweep_steps");
+  const std::string plain = write(dir / "plain.csv",
+                                  "mu.table,objective,mean_error_m,mean_spread_m,status,"
+                                  "unconverged_steps,retried_steps\n"
+                                  "0.1,4.0,0.010,0.01,ok,0,0\n"
+                                  "0.2,2.0,0.005,0.01,iteration_cap,1,3\n"
+                                  "0.3,,,,failed,,\n"
+                                  "0.4,,,,pending,,\n");
+  const std::string replicated = write(dir / "replicated.csv",
+                                       "alpha,delta,objective,mean_error_m,mean_spread_m,status,"
+                                       "objective_sd,replicas,unconverged_steps,retried_steps\n"
+                                       "0.1,1,4.0,0.010,0.01,ok,0.2,4,0,0\n"
+                                       "0.1,2,2.0,0.005,0.01,ok,0.1,4,0,2\n"
+                                       "0.2,1,3.0,0.008,0.01,ok,0.1,4,0,0\n"
+                                       "0.2,2,,,,failed,,3,,\n");
+  const Result line = run("plot " + plain + " --out " + (dir / "mu.svg").string());
+  ASSERT_EQ(line.exit_code, 0) << line.output;
+  const std::string svg = read(dir / "mu.svg");
+  EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, "<circle "), 2);
+  const Result map = run("plot " + replicated + " --out " + (dir / "map.svg").string());
+  ASSERT_EQ(map.exit_code, 0) << map.output;
+}
+
 // A heat map prints each cell's value while there are at most 64 cells (an 8 × 8 grid), and
 // none beyond, where they would not fit.
 TEST(PlotCommand, HeatMapValuesUpToSixtyFourCells) {

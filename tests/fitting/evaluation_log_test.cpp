@@ -1,5 +1,6 @@
 // The fit's evaluation log (FitOptions::evaluation_log): one CSV row per simulation, written as
-// it completes, so that an interrupted fit keeps what it ran.
+// it completes, so that an interrupted fit keeps what it ran, with the steps that reached the cap
+// and those taken again there.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,16 +25,18 @@ TEST(EvaluationLog, OneRowPerRunWithEveryParameterAndTheStage) {
   ok.errors.mean_spread_m = 0.012;
   write_evaluation_log_row(log, "grid search", ok);
   ok.unconverged_steps = 3;
+  ok.retried_steps = 5;
   write_evaluation_log_row(log, "profile", ok);
   Evaluation failed;
   failed.values = {0.1, 0.08, 2.0};
   failed.objective = INFINITY;
   write_evaluation_log_row(log, "refine", failed);
   EXPECT_EQ(log.str(),
-            "stage,alpha,delta,mu.table,objective,mean_error_m,mean_spread_m,status\n"
-            "grid search,0.2,0.08,0.725,12.5,0.031,0.012,ok\n"
-            "profile,0.2,0.08,0.725,12.5,0.031,0.012,iteration_cap\n"
-            "refine,0.1,0.08,2,,,,failed\n");
+            "stage,alpha,delta,mu.table,objective,mean_error_m,mean_spread_m,status,"
+            "unconverged_steps,retried_steps\n"
+            "grid search,0.2,0.08,0.725,12.5,0.031,0.012,ok,0,0\n"
+            "profile,0.2,0.08,0.725,12.5,0.031,0.012,iteration_cap,3,5\n"
+            "refine,0.1,0.08,2,,,,failed,,\n");
 }
 
 }  // namespace

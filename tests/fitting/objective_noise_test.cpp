@@ -121,7 +121,8 @@ TEST(ParameterSweep, ReplicasScoreEachPointByTheirMean) {
   std::ostringstream csv;
   write_sweep_csv(csv, sweep, hanging->scenario.parameters);
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
-            "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas");
+            "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas,"
+            "unconverged_steps,retried_steps");
   EXPECT_NE(csv.str().find(",ok,"), std::string::npos);
 }
 
@@ -151,7 +152,7 @@ TEST(ParameterSweep, CheckpointsHoldThePointsDoneSoFar) {
       ++n;
     return n;
   };
-  EXPECT_EQ(count(csvs[0], ",,,pending,,0\n"), 2u) << csvs[0];
+  EXPECT_EQ(count(csvs[0], ",,,pending,,0,,\n"), 2u) << csvs[0];
   EXPECT_EQ(count(csvs[2], "pending"), 0u) << csvs[2];
   EXPECT_EQ(sweep.completed, std::vector<bool>(3, true));
   const SweepResult plain = run_sweep(evaluator, {0.2, 0.08, 1.0}, {axis}, 2);

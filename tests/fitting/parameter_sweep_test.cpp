@@ -83,8 +83,21 @@ TEST(SweepFailures, OneLinePerFailedPointWithItsValuesAndMessage) {
   EXPECT_EQ(checkpoint.str(), "alpha=0.2,mu.table=0.725: frame 2: non-finite\n");
   std::ostringstream csv;
   write_sweep_csv(csv, sweep, parameters);
-  EXPECT_NE(csv.str().find("\n0.1,0.725,,,,pending\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find("\n0.1,0.725,,,,pending,,\n"), std::string::npos) << csv.str();
   sweep.completed.clear();
+
+  // The step counts come last; a failed point has none.
+  sweep.evaluations[0].unconverged_steps = 2;
+  sweep.evaluations[0].retried_steps = 7;
+  std::ostringstream counted;
+  write_sweep_csv(counted, sweep, parameters);
+  EXPECT_EQ(counted.str(),
+            "alpha,mu.table,objective,mean_error_m,mean_spread_m,status,unconverged_steps,"
+            "retried_steps\n"
+            "0.1,0.5,1,0.01,0.005,iteration_cap,2,7\n"
+            "0.1,0.725,,,,failed,,\n"
+            "0.2,0.5,1,0.01,0.005,ok,0,0\n"
+            "0.2,0.725,,,,failed,,\n");
 
   sweep.evaluations[1] = run(1.0, 0.01);
   sweep.evaluations[3] = run(1.0, 0.01);
