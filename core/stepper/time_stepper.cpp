@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace clothfit::stepper {
@@ -26,6 +27,26 @@ constexpr int kStagnantIterations = 3;
 // StepperOptions::contact_refactor_contraction applies while the last increment is below this
 // many increment tolerances.
 constexpr double kContactKeepIncrements = 10.0;
+// A projection has diverged, and its step fails, when a QP moves a node by more than this many
+// times the cloth's size (the diagonal of the bounding box of its rest shape or of φ0, whichever
+// is larger). No converging iteration comes near that: the stepper would otherwise go on from
+// garbage, as where a stick was pushed through the sheet just below its held edge, which an
+// inextensible sheet cannot give way to, and a QP asked a node to move 40 km
+// (tests/core/stepper/divergence_test.cpp).
+constexpr double kDivergedSizes = 100.0;
+
+// The diagonal of the bounding box of positions (3N).
+double bounding_box_diagonal(const Eigen::VectorXd& positions) {
+  const auto xyz = positions.reshaped(3, positions.size() / 3);
+  return (xyz.rowwise().maxCoeff() - xyz.rowwise().minCoeff()).norm();
+}
+
+// "%.3g", for messages.
+std::string short_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
 
 // Adds the work of a projection that was taken again to the report of the one that replaced it.
 void add_work(const StepReport& earlier, StepReport* report) {
@@ -62,6 +83,7 @@ TimeStepper::TimeStepper(const SimulationModel& model)
       m_jacobian(m_constraints.make_jacobian()) {
   const int n = m_model.mesh.num_nodes();
   const int num_c = m_constraints.size();
+  m_rest_size = bounding_box_diagonal(m_model.mesh.rest_positions);
   m_free_index.assign(3 * n, 0);
   for (const HeldNode& h : m_model.held) {
     for (int d = 0; d < 3; ++d)
@@ -206,6 +228,7 @@ StepReport TimeStepper::step(SimulationState* state) {
   m_record.time = t1;
   m_record.attempt = -1;  // counted up by each projection from the step's start
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
+  m_cloth_size = std::max(m_rest_size, bounding_box_diagonal(m_phi0));
   m_lambda_start = m_lambda;
   if (!m_collisions) {
     report = project_step(*state, t1, 0.0);
@@ -213,23 +236,22 @@ StepReport TimeStepper::step(SimulationState* state) {
       return report;
   } else {
     // Paper §4.1: project with proximity ω; when the final check with ω = 0 still finds a
-    // crossing, redo the whole projection from φ0 with ω ← 0.9ω.
+    // crossing, redo the whole projection from φ0 with ω ← 0.9ω. The step's counts and times
+    // include the attempts given up, as they do a retry at the cap.
     const SelfCollisionOptions& collision_options = m_model.self_collisions;
     double proximity = collision_options.proximity;
-    double collision_seconds = 0.0, observer_seconds = 0.0;
+    StepReport given_up;  // the work of the attempts given up so far
     using Clock = std::chrono::steady_clock;
     for (int attempt = 0;; ++attempt) {
       report = project_step(*state, t1, proximity);
+      add_work(given_up, &report);
       report.collision_retries = attempt;
       report.proximity = proximity;
-      observer_seconds += report.observer_seconds;
-      report.observer_seconds = observer_seconds;
       if (report.status == StepStatus::kFailed)
         return report;
       const auto start = Clock::now();
       const bool crossing = m_collisions->final_check(m_phi);
-      collision_seconds +=
-          report.collision_seconds + std::chrono::duration<double>(Clock::now() - start).count();
+      report.collision_seconds += std::chrono::duration<double>(Clock::now() - start).count();
       if (!crossing)
         break;
       if (attempt == collision_options.max_retries) {
@@ -238,9 +260,9 @@ StepReport TimeStepper::step(SimulationState* state) {
                          " retries with smaller proximity (ω = " + std::to_string(proximity) + ")";
         break;
       }
+      given_up = report;
       proximity *= collision_options.proximity_reduction;
     }
-    report.collision_seconds = collision_seconds;
     m_collisions->end_step();
     report.active_collision_rows = m_collisions->active_count();
     report.stick_contact = m_collisions->active_stick_count() > 0;
@@ -506,6 +528,20 @@ StepReport TimeStepper::project() {
       report.status = StepStatus::kFailed;
       report.message =
           "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;
+      return report;
+    }
+    if (const double moved = m_solution.x.lpNorm<Eigen::Infinity>();
+        moved > kDivergedSizes * m_cloth_size) {
+      report.status = StepStatus::kFailed;
+      report.message = "the projection diverged: QP " + std::to_string(iteration) +
+                       " moved a node by " + short_number(moved) + " m, over " +
+                       short_number(kDivergedSizes) + " times the cloth's size (" +
+                       short_number(m_cloth_size) + " m)";
+      if (summary.termination != qp::QpTermination::kConverged) {
+        report.message += "; the QP: " + (summary.message.empty()
+                                              ? std::string(qp::to_string(summary.termination))
+                                              : summary.message);
+      }
       return report;
     }
     // Line search. Newton projection: backtracking on the exact-penalty merit

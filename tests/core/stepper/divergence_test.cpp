@@ -1,0 +1,84 @@
+// A projection that diverges ends its step as failed, naming why, instead of going on from garbage.
+// The case: the bundled stick hit with the stick raised to the sheet's held top edge. An
+// inextensible sheet held by its top corners cannot give way 12 cm at the height of its corners,
+// so the stick's rows become infeasible; after six projections of step 13 at the iteration cap,
+// a QP asks a node to move 251 m. Before the guard the run went on from such iterates for
+// minutes (with the whole top edge held, ‖C‖∞ reached 1e129 and the run went on from there).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/io/json_object.hpp"
+#include "core/scenario/scenario.hpp"
+#include "core/stepper/time_stepper.hpp"
+#include "support/test_paths.hpp"
+
+namespace clothfit::stepper {
+namespace {
+
+// The stick hit with both stick ends at height z (the sheet's top edge is at 1.6 m).
+scenario::Scenario stick_hit_at(double z) {
+  const std::string path = (testing::source_dir() / "datasets/examples/stick_hit.json").string();
+  nlohmann::json j = read_json_file(path);
+  j["stick"]["end0"]["position"][2] = z;
+  j["stick"]["end1"]["position"][2] = z;
+  return scenario::parse_scenario(j, path);
+}
+
+TEST(Divergence, AStickThroughTheHeldEdgeFailsTheStepAndSaysWhy) {
+  const scenario::Scenario s = stick_hit_at(1.6);
+  TimeStepper stepper(s.model);
+  std::vector<IterationRecord> records;
+  stepper.set_iteration_observer([&records](const IterationRecord& r) { records.push_back(r); });
+  SimulationState state = stepper.initial_state(s.initial_positions);
+  StepReport report;
+  for (int n = 0; n < 20; ++n) {
+    records.clear();
+    const SimulationState before = state;
+    report = stepper.step(&state);
+    if (report.status == StepStatus::kFailed) {
+      // The state did not advance, and what it holds is still a sheet where it was.
+      EXPECT_EQ(state.positions, before.positions);
+      break;
+    }
+    ASSERT_EQ(report.status, StepStatus::kConverged) << "step " << n + 1 << ": " << report.message;
+  }
+  ASSERT_EQ(report.status, StepStatus::kFailed);
+  EXPECT_EQ(state.step, 12);  // the stick meets the edge in step 13
+  EXPECT_NE(report.message.find("the projection diverged: QP "), std::string::npos)
+      << report.message;
+  EXPECT_NE(report.message.find("times the cloth's size"), std::string::npos) << report.message;
+  // The QP's own account follows: its rows could not all be met.
+  EXPECT_NE(report.message.find("; the QP: infeasible"), std::string::npos) << report.message;
+  // Before failing, the step was projected again at the cap and with smaller proximities ω
+  // (self-collision retries): its counts are those of every projection it ran, one record each.
+  EXPECT_GT(report.collision_retries, 0);
+  EXPECT_GT(records.back().attempt, report.collision_retries);  // cap retries among them
+  EXPECT_GT(report.iterations, 2 * s.model.options.max_iterations);
+  EXPECT_EQ(static_cast<int>(records.size()), report.iterations);
+  int refactored = 0;
+  for (const IterationRecord& r : records)
+    refactored += r.refactored ? 1 : 0;
+  // The QP that diverged has no record (records follow an accepted QP) but factored.
+  EXPECT_LE(refactored, report.factorizations);
+  EXPECT_GE(refactored + 1, report.factorizations);
+}
+
+// The guard is far from any step that converges: the bundled hit (0.4 m below the top edge) and
+// one 0.2 m below it converge at every step of the strike.
+TEST(Divergence, HitsBelowTheEdgeConverge) {
+  for (const double z : {1.2, 1.4}) {
+    const scenario::Scenario s = stick_hit_at(z);
+    TimeStepper stepper(s.model);
+    SimulationState state = stepper.initial_state(s.initial_positions);
+    for (int n = 0; n < 30; ++n) {
+      const StepReport report = stepper.step(&state);
+      ASSERT_EQ(report.status, StepStatus::kConverged)
+          << "z = " << z << ", step " << n + 1 << ": " << report.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace clothfit::stepper
