@@ -65,6 +65,34 @@ TEST(Divergence, AStickThroughTheHeldEdgeFailsTheStepAndSaysWhy) {
   EXPECT_GE(refactored + 1, report.factorizations);
 }
 
+// hanging.json with its two held corners pulled 10 cm apart each from t = 0.2 s to 0.5 s: further
+// apart than the sheet's top edge allows. Before the guard 80 of the 100 steps ended at the cap and
+// the run went on; now a QP of step 22 diverges and the run ends there.
+TEST(Divergence, HeldCornersPulledApartFailTheStep) {
+  const std::string path = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  nlohmann::json j = read_json_file(path);
+  const auto corner = [](int column, double dx) {
+    return nlohmann::json{{"nodes", {{0, column}}},
+                          {"path",
+                           {{{"time", 0.2}, {"offset", {0.0, 0.0, 0.0}}},
+                            {{"time", 0.5}, {"offset", {dx, 0.0, 0.0}}}}}};
+  };
+  j["held"] = {corner(0, -0.1), corner(6, 0.1)};
+  const scenario::Scenario s = scenario::parse_scenario(j, path);
+  TimeStepper stepper(s.model);
+  SimulationState state = stepper.initial_state(s.initial_positions);
+  StepReport report;
+  for (int n = 0; n < 100; ++n) {
+    report = stepper.step(&state);
+    if (report.status == StepStatus::kFailed)
+      break;
+  }
+  ASSERT_EQ(report.status, StepStatus::kFailed);
+  EXPECT_GT(state.step, 15);  // the corners are still within the sheet's reach at first
+  EXPECT_LT(state.step, 50);
+  EXPECT_NE(report.message.find("the projection diverged"), std::string::npos) << report.message;
+}
+
 // The guard is far from any step that converges: the bundled hit (0.4 m below the top edge) and
 // one 0.2 m below it converge at every step of the strike.
 TEST(Divergence, HitsBelowTheEdgeConverge) {
