@@ -194,9 +194,10 @@ void write_sweep_csv(std::ostream& out, const SweepResult& sweep,
       std::snprintf(buffer, sizeof buffer, ",%.9g,%zu", noise.sd, noise.objectives.size());
       out << (e.ok ? buffer : ",," + std::to_string(noise.objectives.size()));
     }
-    out << (e.ok ? "," + std::to_string(e.unconverged_steps) + "," + std::to_string(e.retried_steps)
-                 : std::string(",,"))
-        << '\n';
+    if (e.ok)
+      out << ',' << e.unconverged_steps << ',' << e.retried_steps << '\n';
+    else
+      out << ",,\n";
   }
 }
 

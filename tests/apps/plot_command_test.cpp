@@ -206,48 +206,42 @@ TEST(PlotCommand, ASweepWithoutAnyErrorIsPlottedWithAWarning) {
       << ran.output;
 }
 
-TEST(PlotCommand, SweepWithReplicaColumnsPlotsLikeOneWithout) {
-  // `clothfit sweep --replicas R` appends objective_sd,replicas after the status.
-  const auto dir = scratch("sweep_replicas");
-  const std::string csv = write(dir / "sweep.csv",
-                                "mu.table,objective,mean_error_m,mean_spread_m,status,"
-                                "objective_sd,replicas\n"
-                                "0.1,4.0,0.010,0.01,ok,0.2,4\n"
-                                "0.2,2.0,0.005,0.01,ok,0.1,4\n"
-                                "0.3,,,,failed,,3\n"
-                                "0.4,3.0,0.0075,0.01,ok,0.3,4\n");
-  const Result r = run("plot " + csv + " --out " + (dir / "mu.svg").string());
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const std::string svg = read(dir / "mu.svg");
-  EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
-  EXPECT_EQ(count(svg, "<circle "), 3);
-}
-
-// Since 2026-12-02 a sweep CSV ends with the step counts (unconverged_steps,retried_steps), after
-// the replica columns when there are any; both forms plot as before, and so do older files.
-TEST(PlotCommand, SweepWithStepCountsPlotsLikeOneWithout) {
-  const auto dir = scratch("sweep_steps");
-  const std::string plain = write(dir / "plain.csv",
-                                  "mu.table,objective,mean_error_m,mean_spread_m,status,"
-                                  "unconverged_steps,retried_steps\n"
-                                  "0.1,4.0,0.010,0.01,ok,0,0\n"
-                                  "0.2,2.0,0.005,0.01,iteration_cap,1,3\n"
-                                  "0.3,,,,failed,,\n"
-                                  "0.4,,,,pending,,\n");
-  const std::string replicated = write(dir / "replicated.csv",
-                                       "alpha,delta,objective,mean_error_m,mean_spread_m,status,"
-                                       "objective_sd,replicas,unconverged_steps,retried_steps\n"
-                                       "0.1,1,4.0,0.010,0.01,ok,0.2,4,0,0\n"
-                                       "0.1,2,2.0,0.005,0.01,ok,0.1,4,0,2\n"
-                                       "0.2,1,3.0,0.008,0.01,ok,0.1,4,0,0\n"
-                                       "0.2,2,,,,failed,,3,,\n");
-  const Result line = run("plot " + plain + " --out " + (dir / "mu.svg").string());
-  ASSERT_EQ(line.exit_code, 0) << line.output;
-  const std::string svg = read(dir / "mu.svg");
-  EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
-  EXPECT_EQ(count(svg, "<circle "), 2);
-  const Result map = run("plot " + replicated + " --out " + (dir / "map.svg").string());
-  ASSERT_EQ(map.exit_code, 0) << map.output;
+// After the status a sweep CSV may have `objective_sd,replicas` (`clothfit sweep --replicas R`)
+// and then, since 2026-12-02, the step counts `unconverged_steps,retried_steps`; every form plots
+// like the plain one, and so do older files without the counts.
+TEST(PlotCommand, SweepWithReplicaAndStepColumnsPlotsLikeOneWithout) {
+  const auto dir = scratch("sweep_columns");
+  const auto plot_line = [&dir](const std::string& name, const std::string& text, int circles) {
+    SCOPED_TRACE(name);
+    const std::string csv = write(dir / (name + ".csv"), text);
+    const Result r = run("plot " + csv + " --out " + (dir / (name + ".svg")).string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string svg = read(dir / (name + ".svg"));
+    EXPECT_NE(svg.find(">optimum 0.2</text>"), std::string::npos);
+    EXPECT_EQ(count(svg, "<circle "), circles);
+  };
+  plot_line("replicas",
+            "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas\n"
+            "0.1,4.0,0.010,0.01,ok,0.2,4\n"
+            "0.2,2.0,0.005,0.01,ok,0.1,4\n"
+            "0.3,,,,failed,,3\n"
+            "0.4,3.0,0.0075,0.01,ok,0.3,4\n",
+            3);
+  plot_line("steps",
+            "mu.table,objective,mean_error_m,mean_spread_m,status,unconverged_steps,"
+            "retried_steps\n"
+            "0.1,4.0,0.010,0.01,ok,0,0\n"
+            "0.2,2.0,0.005,0.01,iteration_cap,1,3\n"
+            "0.3,,,,failed,,\n"
+            "0.4,,,,pending,,\n",
+            2);
+  plot_line("both",
+            "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas,"
+            "unconverged_steps,retried_steps\n"
+            "0.1,4.0,0.010,0.01,ok,0.2,4,0,0\n"
+            "0.2,2.0,0.005,0.01,ok,0.1,4,0,2\n"
+            "0.3,,,,failed,,3,,\n",
+            2);
 }
 
 // A heat map prints each cell's value while there are at most 64 cells (an 8 × 8 grid), and
