@@ -28,17 +28,25 @@ constexpr int kStagnantIterations = 3;
 // many increment tolerances.
 constexpr double kContactKeepIncrements = 10.0;
 // A projection has diverged, and its step fails, when a QP moves a node by more than this many
-// times the cloth's size (the diagonal of the bounding box of its rest shape or of φ0, whichever
-// is larger). No converging iteration comes near that: the stepper would otherwise go on from
-// garbage, as where a stick was pushed through the sheet just below its held edge, which an
-// inextensible sheet cannot give way to, and a QP asked a node to move 40 km
-// (tests/core/stepper/divergence_test.cpp).
+// times the cloth's size: the diagonal of the bounding box of its rest shape, or of φ0 together
+// with the held nodes' targets, whichever is larger (so held nodes that are moved far do not
+// count). No converging iteration comes near that: the stepper would otherwise go on from
+// garbage, as where a stick was pushed through the sheet at the height of its held corners, which
+// an inextensible sheet cannot give way to, and QPs asked nodes to move hundreds of metres (with
+// the whole top edge held, 40 km; tests/core/stepper/divergence_test.cpp).
 constexpr double kDivergedSizes = 100.0;
 
-// The diagonal of the bounding box of positions (3N).
-double bounding_box_diagonal(const Eigen::VectorXd& positions) {
+// The diagonal of the bounding box of the points (3N and 3H coordinates).
+double bounding_box_diagonal(const Eigen::VectorXd& positions,
+                             const Eigen::VectorXd& more = Eigen::VectorXd()) {
   const auto xyz = positions.reshaped(3, positions.size() / 3);
-  return (xyz.rowwise().maxCoeff() - xyz.rowwise().minCoeff()).norm();
+  Eigen::Vector3d low = xyz.rowwise().minCoeff(), high = xyz.rowwise().maxCoeff();
+  if (more.size() > 0) {
+    const auto other = more.reshaped(3, more.size() / 3);
+    low = low.cwiseMin(other.rowwise().minCoeff());
+    high = high.cwiseMax(other.rowwise().maxCoeff());
+  }
+  return (high - low).norm();
 }
 
 // "%.3g", for messages.
@@ -228,7 +236,7 @@ StepReport TimeStepper::step(SimulationState* state) {
   m_record.time = t1;
   m_record.attempt = -1;  // counted up by each projection from the step's start
   m_unconstrained.compute(state->positions, state->velocities, &m_phi0);
-  m_cloth_size = std::max(m_rest_size, bounding_box_diagonal(m_phi0));
+  m_cloth_size = std::max(m_rest_size, bounding_box_diagonal(m_phi0, m_targets));
   m_lambda_start = m_lambda;
   if (!m_collisions) {
     report = project_step(*state, t1, 0.0);

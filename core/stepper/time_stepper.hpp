@@ -152,7 +152,8 @@ class TimeStepper {
   constraints::SparseRowMatrix m_jacobian;  // ∇C over all coordinates (m × 3N)
   std::vector<int> m_free_index;  // (3N) coordinate → QP variable, −1 for held coordinates
   double m_rest_size = 0.0;       // diagonal of the rest shape's bounding box, m
-  double m_cloth_size = 0.0;      // the step's: the larger of m_rest_size and φ0's, m
+  // The step's: the larger of m_rest_size and the diagonal of φ0 with the held targets, m.
+  double m_cloth_size = 0.0;
   std::vector<int> m_free_value;  // ∇C value p → slot in the QP's equality values, −1 if held
   std::vector<int> m_free_coordinate;  // QP variable → coordinate
   // Newton projection: the node curvature K (N × N) and where its values go, each list in K's
