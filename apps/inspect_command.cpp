@@ -6,7 +6,6 @@
 #include <charconv>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,33 +48,35 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
-// One take read and described: its summary JSON (with the suggested layout when asked), or its
-// text. Throws MocapInputError when the take does not read or the layout cannot be guessed.
-nlohmann::ordered_json describe_json(const std::string& path,
-                                     const mocap::MotiveCsvReadOptions& read,
-                                     const std::optional<GridSize>& grid) {
-  const mocap::Take take = mocap::read_motive_csv(path, read);
-  nlohmann::ordered_json j = mocap::take_summary_json(take);
+// One take read, with its suggested layout when asked. Throws MocapInputError when the take does
+// not read or the layout cannot be guessed.
+struct Described {
+  mocap::Take take;
+  std::optional<mocap::MarkerLayout> layout;
+};
+
+Described describe(const std::string& path, const mocap::MotiveCsvReadOptions& read,
+                   const std::optional<GridSize>& grid) {
+  Described d{mocap::read_motive_csv(path, read), std::nullopt};
   if (grid)
-    j["suggested_layout"] =
-        mocap::marker_layout_to_json(mocap::suggest_layout(take, grid->rows, grid->columns));
+    d.layout = mocap::suggest_layout(d.take, grid->rows, grid->columns);
+  return d;
+}
+
+nlohmann::ordered_json to_json(const Described& d) {
+  nlohmann::ordered_json j = mocap::take_summary_json(d.take);
+  if (d.layout)
+    j["suggested_layout"] = mocap::marker_layout_to_json(*d.layout);
   return j;
 }
 
-std::string describe_text(const std::string& path, const mocap::MotiveCsvReadOptions& read,
-                          const std::optional<GridSize>& grid) {
-  const mocap::Take take = mocap::read_motive_csv(path, read);
-  std::optional<mocap::MarkerLayout> layout;
-  if (grid)
-    layout = mocap::suggest_layout(take, grid->rows, grid->columns);
-  std::ostringstream out;
-  mocap::print_take_summary(out, take);
-  if (layout) {
-    out << "\nsuggested layout (from frame " << take.first_frame_number()
+void print(std::ostream& out, const Described& d) {
+  mocap::print_take_summary(out, d.take);
+  if (d.layout) {
+    out << "\nsuggested layout (from frame " << d.take.first_frame_number()
         << "; check it, then paste it into the scenario):\n"
-        << mocap::format_marker_layout_json(*layout);
+        << mocap::format_marker_layout_json(*d.layout);
   }
-  return out.str();
 }
 
 }  // namespace
@@ -150,36 +151,30 @@ int run_inspect_command(int argc, char** argv) {
     }
   }
 
+  // Every take in turn; one that does not read is reported and the others still described. One
+  // take with --json prints its object (nothing when it does not read), several an array.
+  const bool json = vm.count("json") > 0;
   int status = kExitOk;
-  if (vm.count("json")) {
-    if (take_paths.size() == 1) {
-      try {
-        std::cout << describe_json(take_paths.front(), read, grid).dump(2) << "\n";
-      } catch (const mocap::MocapInputError& e) {
-        return bad_input(e.what());
-      }
-      return kExitOk;
-    }
-    nlohmann::ordered_json takes = nlohmann::ordered_json::array();
-    for (const std::string& path : take_paths) {
-      try {
-        takes.push_back(describe_json(path, read, grid));
-      } catch (const mocap::MocapInputError& e) {
-        status = bad_input(e.what());
-        takes.push_back({{"file", path}, {"error", e.what()}});
-      }
-    }
-    std::cout << takes.dump(2) << "\n";
-    return status;
-  }
+  nlohmann::ordered_json takes = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < take_paths.size(); ++k) {
     try {
-      const std::string text = describe_text(take_paths[k], read, grid);
-      std::cout << (k > 0 ? "\n" : "") << text << std::flush;
+      const Described d = describe(take_paths[k], read, grid);
+      if (json) {
+        takes.push_back(to_json(d));
+      } else {
+        std::cout << (k > 0 ? "\n" : "");
+        print(std::cout, d);
+        std::cout << std::flush;  // before the next take's error, if any, on stderr
+      }
     } catch (const mocap::MocapInputError& e) {
       status = bad_input(e.what());
+      takes.push_back({{"file", take_paths[k]}, {"error", e.what()}});
     }
   }
+  if (json && takes.size() > 1)
+    std::cout << takes.dump(2) << "\n";
+  else if (json && status == kExitOk)
+    std::cout << takes.front().dump(2) << "\n";
   return status;
 }
 
