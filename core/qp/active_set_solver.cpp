@@ -470,6 +470,8 @@ void ActiveSetSolver::finish(const QpProblem& problem, const Eigen::VectorXd& x,
       if (i < m_i ? residual >= -feasibility_tol : std::abs(residual) <= slip_tol)
         continue;
       summary->termination = QpTermination::kInfeasible;
+      summary->infeasible_row = i;
+      summary->infeasible_residual = residual;
       char text[240];
       std::snprintf(text, sizeof text,
                     "infeasible: %s row %d is off by %.3g and depends on rows no feasible point "

@@ -127,6 +127,11 @@ struct QpSummary {
   // Active set: the solution came from the factored working rows (false: from the Schur
   // complement, also when the factored path was tried and gave the QP back to it).
   bool working_set_factored = false;
+  // Active set, kInfeasible: the row found violated that no feasible point can satisfy — an
+  // inequality row i (0 ≤ i < m_I), or m_I + p for the unbounded pinned row p — and its residual
+  // c + A x there (< 0 for an inequality row). −1 and 0 otherwise.
+  int infeasible_row = -1;
+  double infeasible_residual = 0.0;
   std::string message;
 
   bool ok() const { return termination == QpTermination::kConverged; }

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <string>
 #include <tuple>
 
 #include "core/collision/edge_edge_distance.hpp"
@@ -537,6 +539,47 @@ double CollisionSet::assemble(const Eigen::VectorXd& phi_j, const Eigen::VectorX
   problem->inequality_jacobian.makeCompressed();
   problem->inequality_offset = offsets;
   return min_value;
+}
+
+std::string CollisionSet::describe_row(int row) const {
+  const int k = row - m_first_row;
+  if (k < 0 || k >= size())
+    return {};
+  const Row& r = m_rows[k];
+  const auto node = [&r](int i) { return std::to_string(r.nodes[i]); };
+  const auto edge = [&](int i) {
+    return "the cloth edge between nodes " + node(i) + " and " + node(i + 1);
+  };
+  const auto triangle = [&](int i) {
+    return "the triangle of nodes " + node(i) + ", " + node(i + 1) + " and " + node(i + 2);
+  };
+  const auto kind = static_cast<Kind>(r.key >> 60);
+  const int a = static_cast<int>((r.key >> 30) & ((1u << 30) - 1));
+  // A needle by its peak's position at tₙ₊₁ (x, y), m.
+  const auto needle = [this](int index) {
+    const Eigen::Vector3d peak = m_needle_points_t1.row(2 * index).transpose();
+    char text[64];
+    std::snprintf(text, sizeof text, "the needle at (%.3g, %.3g) m", peak.x(), peak.y());
+    return std::string(text);
+  };
+  switch (kind) {
+    case kNodeTriangle:
+      return "self-collision of node " + node(0) + " with " + triangle(1);
+    case kEdgeEdge:
+      return "self-collision of " + edge(0) + " with the edge between nodes " + node(2) + " and " +
+             node(3);
+    case kStickEdge:
+      return "the stick against " + edge(0);
+    case kStickTriangle:
+      return std::string("the stick's ") + (a == 0 ? "first" : "last") + " end against " +
+             triangle(0);
+    case kNeedleTriangle:
+      return std::string("the ") + (a % 2 == 0 ? "tip" : "base") + " of " + needle(a / 2) +
+             " against " + triangle(0);
+    case kNeedleEdge:
+      return "the axis of " + needle(a) + " against " + edge(0);
+  }
+  return {};
 }
 
 void CollisionSet::record(const qp::QpSolution& solution) {

@@ -49,6 +49,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -109,6 +110,11 @@ class CollisionSet {
 
   // Detection with ω = 0 on φⁿ → φ_j: true when some pair crosses (the step must be redone).
   bool final_check(const Eigen::VectorXd& phi_j);
+
+  // The QP row `row` of the last assemble() in words, e.g. "the stick against the cloth edge
+  // between nodes 12 and 13" or "self-collision of node 5 with the triangle of nodes 20, 21 and
+  // 28"; empty when it is not one of this set's rows.
+  std::string describe_row(int row) const;
 
   int size() const { return static_cast<int>(m_rows.size()); }
   int active_count() const;

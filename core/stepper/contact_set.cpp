@@ -63,6 +63,16 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   std::fill(m_bound.begin(), m_bound.end(), 0.0);
 }
 
+std::string ContactSet::describe_row(int row) const {
+  if (row < 0 || row >= static_cast<int>(m_rows.size()))
+    return {};
+  const Row& r = m_rows[row];
+  const int n = m_mesh.num_nodes();
+  return "obstacle '" + m_obstacles[r.obstacle]->name() + "' at " +
+         (r.point < n ? "node " + std::to_string(r.point)
+                      : "the centre of face " + std::to_string(r.point - n));
+}
+
 double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
                             Linearisation linearisation, qp::QpProblem* problem,
                             qp::QpWarmStart* start) {

@@ -34,6 +34,7 @@
 #include <Eigen/SparseCore>
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/mesh/quad_mesh.hpp"
@@ -112,6 +113,10 @@ class ContactSet {
   // friction_error does not see: it checks each row against b. Excesses that would move their node
   // by less than `negligible_displacement` (as in friction_error) do not count.
   double friction_cone_excess(const Eigen::VectorXd& mass, double negligible_displacement) const;
+
+  // The QP row `row` of the last assemble() in words, "obstacle 'floor' at node 17" or "… at the
+  // centre of face 5"; empty when it is not one of this set's rows (they come first).
+  std::string describe_row(int row) const;
 
   // Rows active in the last recorded solution, and of them the node contacts that held (no slip:
   // friction within its bound).

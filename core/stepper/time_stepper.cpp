@@ -72,6 +72,9 @@ void add_work(const StepReport& earlier, StepReport* report) {
   report->qp_working_set_factorizations += earlier.qp_working_set_factorizations;
   report->collision_seconds += earlier.collision_seconds;
   report->observer_seconds += earlier.observer_seconds;
+  report->infeasible_qps += earlier.infeasible_qps;
+  if (report->infeasible_row.empty())
+    report->infeasible_row = earlier.infeasible_row;
 }
 
 qp::QpSolverOptions projection_qp_options(const StepperOptions& options) {
@@ -303,6 +306,41 @@ StepReport TimeStepper::project_step(const SimulationState& state, double t1, do
   return report;
 }
 
+std::string TimeStepper::active_rows_text() const {
+  std::string text;
+  // `what` names one row; a count above 1 takes an "s".
+  const auto add = [&text](int count, const char* what) {
+    if (count > 0) {
+      text += (text.empty() ? " (active: " : ", ") + std::to_string(count) + " " + what +
+              (count > 1 ? "s" : "");
+    }
+  };
+  if (m_contacts)
+    add(m_contacts->active_count(), "obstacle contact");
+  if (m_collisions) {
+    const int stick = m_collisions->active_stick_count();
+    const int needle = m_collisions->active_needle_count();
+    add(stick, "stick row");
+    add(needle, "needle row");
+    add(m_collisions->active_count() - stick - needle, "self-collision row");
+  }
+  return text.empty() ? text : text + ")";
+}
+
+std::string TimeStepper::describe_qp_row(int row) const {
+  std::string text;
+  if (m_contacts)
+    text = m_contacts->describe_row(row);
+  if (text.empty() && m_collisions)
+    text = m_collisions->describe_row(row);
+  if (text.empty()) {
+    const int inequalities = m_qp.num_inequalities();
+    text = row < inequalities ? "inequality row " + std::to_string(row)
+                              : "pinned row " + std::to_string(row - inequalities);
+  }
+  return text;
+}
+
 StepReport TimeStepper::project_from_start(const SimulationState& state, double t1,
                                            double proximity, bool cap_retry) {
   const StepperOptions& options = m_model.options;
@@ -466,9 +504,15 @@ StepReport TimeStepper::project() {
     if (iteration == options.max_iterations) {
       report.status = StepStatus::kIterationCap;
       report.message = "projection stopped after " + std::to_string(iteration) +
-                       " iterations with ‖C‖∞ = " + std::to_string(residual) +
-                       ", ‖Δφ‖∞ = " + std::to_string(last_increment) +
-                       " m, min h = " + std::to_string(min_contact) + " m";
+                       " iterations with ‖C‖∞ = " + short_number(residual) +
+                       ", ‖Δφ‖∞ = " + short_number(last_increment) + " m";
+      if (std::isfinite(min_contact))
+        report.message += ", min h = " + short_number(min_contact) + " m";
+      report.message += active_rows_text();
+      if (report.infeasible_qps > 0) {
+        report.message += "; " + std::to_string(report.infeasible_qps) + " of its QPs had no " +
+                          "feasible point, the last for " + report.infeasible_row;
+      }
       break;
     }
     if (may_stop)
@@ -538,6 +582,11 @@ StepReport TimeStepper::project() {
           "QP solver (" + std::string(m_solver->name()) + ") failed: " + summary.message;
       return report;
     }
+    if (summary.termination == qp::QpTermination::kInfeasible) {
+      ++report.infeasible_qps;
+      report.infeasible_row = describe_qp_row(summary.infeasible_row) + ", missed by " +
+                              short_number(std::abs(summary.infeasible_residual)) + " m";
+    }
     if (const double moved = m_solution.x.lpNorm<Eigen::Infinity>();
         moved > kDivergedSizes * m_cloth_size) {
       report.status = StepStatus::kFailed;
@@ -545,7 +594,11 @@ StepReport TimeStepper::project() {
                        " moved a node by " + short_number(moved) + " m, over " +
                        short_number(kDivergedSizes) + " times the cloth's size (" +
                        short_number(m_cloth_size) + " m)";
-      if (summary.termination != qp::QpTermination::kConverged) {
+      if (summary.termination == qp::QpTermination::kInfeasible) {
+        report.message += "; the QP had no feasible point: " + report.infeasible_row +
+                          " (it depends on rows no point can move: the inextensibility, the "
+                          "held nodes, other contacts)";
+      } else if (summary.termination != qp::QpTermination::kConverged) {
         report.message += "; the QP: " + (summary.message.empty()
                                               ? std::string(qp::to_string(summary.termination))
                                               : summary.message);

@@ -94,6 +94,13 @@ struct StepReport {
   // (StepperOptions::retry_capped_steps); status, residuals and contacts are the retry's, the
   // iteration and factorisation counts and the times both projections'.
   bool cap_retry = false;
+  // QPs that ended infeasible (qp::QpTermination::kInfeasible: a contact or collision row that no
+  // point meets together with the rows it depends on, set aside) and whose step the projection
+  // took as it was, summed over the step's projections; and the last one's row in words with how
+  // far its step misses it ("the stick against the cloth edge between nodes 12 and 13, missed by
+  // 0.0075 m"). The iteration-cap and divergence messages name it.
+  int infeasible_qps = 0;
+  std::string infeasible_row;
   // Wall time in the iteration observer (TimeStepper::set_iteration_observer), s: part of the
   // step's time that callers timing the solver subtract.
   double observer_seconds = 0.0;
@@ -125,6 +132,11 @@ class TimeStepper {
   // compliance centred (τ = 0) when it reaches the iteration cap (StepperOptions::
   // retry_capped_steps).
   StepReport project_step(const SimulationState& state, double t1, double proximity);
+  // The projection QP's row `row` (QpSummary::infeasible_row) in words.
+  std::string describe_qp_row(int row) const;
+  // The rows active in the last recorded QP by kind, " (active: 2 stick rows, 40 obstacle
+  // contacts)"; empty when none is.
+  std::string active_rows_text() const;
   // One projection from φ0: m_phi, m_lambda, the contacts and collisions set to the step's start,
   // and the QP's damping offset τ to the options' (or the cap retry's 0).
   StepReport project_from_start(const SimulationState& state, double t1, double proximity,

@@ -46,6 +46,8 @@ TEST(DegenerateQp, OppositeRowsThatCannotBothHoldAreInfeasible) {
   const QpSummary summary = solver.solve(p, {}, &s);
   EXPECT_EQ(summary.termination, QpTermination::kInfeasible) << summary.message;
   EXPECT_NE(summary.message.find("contact row 1"), std::string::npos) << summary.message;
+  EXPECT_EQ(summary.infeasible_row, 1);
+  EXPECT_NEAR(summary.infeasible_residual, -1.0, 1e-12);  // 0 − x₀ at x₀ = 1
   EXPECT_EQ(summary.dependent_rows, 1);
   // The solution without the row set aside.
   EXPECT_NEAR(s.x[0], 1.0, 1e-12);
@@ -63,6 +65,7 @@ TEST(DegenerateQp, ADependentRowThatHoldsAtTheEndIsNotInfeasible) {
   QpSolution s;
   const QpSummary summary = solver.solve(p, std::vector<int>{0}, &s);
   ASSERT_TRUE(summary.ok()) << summary.message;
+  EXPECT_EQ(summary.infeasible_row, -1);
   EXPECT_NEAR(s.x[0], 2.0, 1e-12);
 }
 

@@ -8,11 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <numbers>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "core/obstacles/needle_field.hpp"
 #include "core/obstacles/plane.hpp"
@@ -147,6 +150,15 @@ TEST(CollisionSet, PeakPiercingAFaceGivesAFeasibleRowWithTheRightGradient) {
     EXPECT_EQ(corners, 3);
     EXPECT_NEAR(dz, 1.0, 1e-12);  // Σ w_i = 1, n = −ẑ
   }
+  // The rows' names say which needle, by its peak (x, y), and which face.
+  for (int k = 0; k < set.size(); ++k) {
+    const std::string name = set.describe_row(k);
+    EXPECT_EQ(name.rfind("the tip of the needle at (0.0585, 0.0885) m against the triangle of "
+                         "nodes ",
+                         0),
+              0u)
+        << name;
+  }
 }
 
 TEST(CollisionSet, AStickPokingEndFirstIntoAFaceGetsARowForItsEnd) {
@@ -185,6 +197,34 @@ TEST(CollisionSet, AStickPokingEndFirstIntoAFaceGetsARowForItsEnd) {
   }
   EXPECT_EQ(corners, 3);
   EXPECT_NEAR(dz, 1.0, 1e-12);
+  // Its name, for messages (the row of an infeasible QP): the stick's top end and the face.
+  EXPECT_EQ(set.describe_row(0), "the stick's last end against the triangle of nodes 0, 1 and 4");
+  EXPECT_EQ(set.describe_row(1), "");
+}
+
+// Self-collision rows are named by their cloth nodes: corner 8 of the 3 × 3 sheet, folded over to
+// lie 1 cm above triangle (0, 1, 4), falls through it within the step.
+TEST(CollisionSet, SelfCollisionRowsAreNamedByTheirNodes) {
+  SimulationModel model = sheet_model();
+  model.self_collisions.enabled = true;
+  const std::vector<int> free_index = all_free(model);
+  CollisionSet set(model, free_index);
+  Eigen::VectorXd phi_n = flat_at(model, 0.0);
+  phi_n.segment<3>(3 * 8) = Eigen::Vector3d(0.07, 0.03, 0.01);
+  Eigen::VectorXd phi_j = phi_n;
+  phi_j[3 * 8 + 2] = -0.01;
+  set.begin_step(phi_n, 0.0, kDt, kProximity);
+  EXPECT_GE(set.detect(phi_j), 1);
+  assemble_at(set, phi_j);
+  std::vector<std::string> names;
+  for (int k = 0; k < set.size(); ++k)
+    names.push_back(set.describe_row(k));
+  EXPECT_NE(std::find(names.begin(), names.end(),
+                      "self-collision of node 8 with the triangle of nodes 0, 1 and 4"),
+            names.end())
+      << ::testing::PrintToString(names);
+  for (const std::string& name : names)
+    EXPECT_EQ(name.rfind("self-collision of ", 0), 0u) << name;
 }
 
 TEST(CollisionSet, FinalCheckFindsExactCrossingsOnly) {
@@ -260,6 +300,16 @@ TEST(CollisionSet, AFaceSlidingOntoANeedleShaftIsCaught) {
   const Eigen::MatrixXd fd = testing::finite_difference_jacobian(
       [&](const Eigen::VectorXd& phi) { return assemble_at(set, phi).offsets; }, phi_j);
   EXPECT_LT(testing::relative_max_error(end.jacobian, fd), kJacobianTolerance);
+  // Named as the needle's axis against a cloth edge.
+  int axis_rows = 0;
+  for (int k = 0; k < set.size(); ++k) {
+    const std::string name = set.describe_row(k);
+    axis_rows += name.rfind("the axis of the needle at (", 0) == 0 &&
+                         name.find(") m against the cloth edge between nodes ") != std::string::npos
+                     ? 1
+                     : 0;
+  }
+  EXPECT_GE(axis_rows, 1);
 }
 
 TEST(CollisionSet, RestingOnATipIsCarriedIntoTheNextStep) {

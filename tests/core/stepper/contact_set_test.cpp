@@ -9,9 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include "core/mesh/quad_mesh.hpp"
 #include "core/obstacles/needle_field.hpp"
@@ -397,6 +400,27 @@ TEST(ContactSet, FrictionBoundIsMuGammaTimesTheGradientNorm) {
   // same γ is Coulomb's friction, no error.
   c.contacts->record(c.solution(gamma, bound, 0.3 * bound));
   EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-9), 0.0);
+}
+
+// Rows are named for messages (an infeasible QP's row): the obstacle and the node or face centre.
+TEST(ContactSet, RowsAreNamedByObstacleAndPoint) {
+  obstacles::ObstacleOptions options = FloorContact::options();
+  options.constrain_face_centres = true;
+  FloorContact c(std::make_shared<obstacles::Plane>(obstacles::PlaneGeometry{}, options));
+  c.begin_step();
+  c.assemble();
+  ASSERT_EQ(c.problem.num_inequalities(), 5);  // 4 nodes and the one quad's centre
+  std::vector<std::string> names;
+  for (int r = 0; r < 5; ++r)
+    names.push_back(c.contacts->describe_row(r));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"obstacle 'floor' at node 0", "obstacle 'floor' at node 1",
+                                      "obstacle 'floor' at node 2", "obstacle 'floor' at node 3",
+                                      "obstacle 'floor' at the centre of face 0"}));
+  // Rows after the set's own belong to others (the collision rows): no name here.
+  EXPECT_EQ(c.contacts->describe_row(5), "");
+  EXPECT_EQ(c.contacts->describe_row(-1), "");
 }
 
 }  // namespace

@@ -49,8 +49,13 @@ TEST(Divergence, AStickThroughTheHeldEdgeFailsTheStepAndSaysWhy) {
   EXPECT_NE(report.message.find("the projection diverged: QP "), std::string::npos)
       << report.message;
   EXPECT_NE(report.message.find("times the cloth's size"), std::string::npos) << report.message;
-  // The QP's own account follows: its rows could not all be met.
-  EXPECT_NE(report.message.find("; the QP: infeasible"), std::string::npos) << report.message;
+  // Why follows: the QP's rows could not all be met, and the one it could not meet is the stick's.
+  EXPECT_NE(report.message.find("; the QP had no feasible point: the stick against the cloth edge "
+                                "between nodes "),
+            std::string::npos)
+      << report.message;
+  EXPECT_GT(report.infeasible_qps, 0);
+  EXPECT_NE(report.message.find(report.infeasible_row), std::string::npos) << report.message;
   // Before failing, the step was projected again at the cap and with smaller proximities ω
   // (self-collision retries): its counts are those of every projection it ran, one record each.
   EXPECT_GT(report.collision_retries, 0);
