@@ -143,6 +143,7 @@ InextensibilityConstraints::InextensibilityConstraints(const mesh::QuadMesh& mes
       if (mesh.is_boundary_node[k] || incident[k].empty())
         continue;
       metric_row[k] = row;
+      m_metric_node.push_back(k);
       row += 3;
       for (const auto& [f, local] : incident[k])
         node_parameter_area[k] += 0.25 * param_area[f];
@@ -384,16 +385,41 @@ double InextensibilityConstraints::max_violation(const Eigen::VectorXd& phi) con
   return max_violation_of(c);
 }
 
+namespace {
+
+// Row i's violation as max_violation reports it. Edge rows hold ‖d‖²/L² − 1; the relative length
+// error is sqrt(1 + C) − 1.
+double violation(const Eigen::VectorXd& c, int i, int num_metric) {
+  return i < num_metric ? std::abs(c[i]) : std::abs(std::sqrt(std::max(0.0, 1.0 + c[i])) - 1.0);
+}
+
+}  // namespace
+
 double InextensibilityConstraints::max_violation_of(const Eigen::VectorXd& c) const {
   assert(c.size() == size());
-  double worst = 0.0;
+  return size() > 0 ? violation(c, worst_row_of(c), m_num_metric) : 0.0;
+}
+
+int InextensibilityConstraints::worst_row_of(const Eigen::VectorXd& c) const {
+  assert(c.size() == size());
+  int worst = 0;
+  double largest = 0.0;
   for (int i = 0; i < size(); ++i) {
-    // Edge rows hold ‖d‖²/L² − 1; the relative length error is sqrt(1 + C) − 1.
-    const double v =
-        i < m_num_metric ? std::abs(c[i]) : std::abs(std::sqrt(std::max(0.0, 1.0 + c[i])) - 1.0);
-    worst = std::max(worst, v);
+    const double v = violation(c, i, m_num_metric);
+    if (v > largest) {
+      largest = v;
+      worst = i;
+    }
   }
   return worst;
+}
+
+std::string InextensibilityConstraints::describe(int row) const {
+  assert(row >= 0 && row < size());
+  if (row < m_num_metric)
+    return std::string(1, "EFG"[row % 3]) + " at node " + std::to_string(m_metric_node[row / 3]);
+  const auto [a, b] = m_edge_nodes[row - m_num_metric];
+  return "the boundary edge between nodes " + std::to_string(a) + " and " + std::to_string(b);
 }
 
 }  // namespace clothfit::constraints

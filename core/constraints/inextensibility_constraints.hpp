@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <array>
+#include <string>
 #include <vector>
 
 #include "core/mesh/quad_mesh.hpp"
@@ -63,6 +64,11 @@ class InextensibilityConstraints {
   double max_violation(const Eigen::VectorXd& phi) const;
   // The same from values C(φ) that evaluate() returned.
   double max_violation_of(const Eigen::VectorXd& values) const;
+  // The row with the largest of those violations (0 when there are no rows).
+  int worst_row_of(const Eigen::VectorXd& values) const;
+  // Row `row` in words: "E at node 17" (F, G: the node's other metric rows) or "the boundary edge
+  // between nodes 0 and 1".
+  std::string describe(int row) const;
 
  private:
   // Constraint i uses nodes m_nodes[m_node_offset[i] … m_node_offset[i+1]) (sorted ascending) and
@@ -92,6 +98,8 @@ class InextensibilityConstraints {
     std::array<QuadCorner, 4> corners{};
   };
   std::vector<QuadTerms> m_quad_terms;
+  // The node of each metric row triple (E, F, G), in row order.
+  std::vector<int> m_metric_node;
   // Boundary edge rows (after the metric rows): nodes and 1/L².
   std::vector<std::array<int, 2>> m_edge_nodes;
   std::vector<double> m_edge_inverse_square;

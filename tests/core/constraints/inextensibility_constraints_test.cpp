@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <random>
 #include <sstream>
+#include <string>
 
 #include "core/mesh/obj_reader.hpp"
 #include "support/finite_difference.hpp"
@@ -125,6 +126,32 @@ TEST(InextensibilityConstraints, StretchingIsDetectedWithTheDocumentedScale) {
   EXPECT_NEAR(values[0], (1 + s) * (1 + s) - 1, 1e-12);
   EXPECT_NEAR(values[1], 0.0, 1e-12);
   EXPECT_NEAR(values[2], (1 + s) * (1 + s) - 1, 1e-12);
+}
+
+TEST(InextensibilityConstraints, TheWorstRowIsFoundAndNamed) {
+  // 3 × 3 nodes, 0.1 m apart: node 4 is the one interior node (rows 0–2), the 8 boundary edges
+  // follow. Corner 0 pulled 1 cm along −x stretches edge 0–1 by 10 %; edge 0–3 turns and
+  // lengthens by 0.5 %, and node 4's metric sees the stretch only through its far corner.
+  const mesh::QuadMesh mesh = mesh::make_grid_mesh(0.2, 0.2, 3, 3);
+  const InextensibilityConstraints c(mesh);
+  ASSERT_EQ(c.num_metric(), 3);
+  EXPECT_EQ(c.describe(0), "E at node 4");
+  EXPECT_EQ(c.describe(1), "F at node 4");
+  EXPECT_EQ(c.describe(2), "G at node 4");
+  Eigen::VectorXd phi = mesh.rest_positions;
+  phi[0] -= 0.01;
+  Eigen::VectorXd values;
+  c.evaluate(phi, &values, nullptr);
+  const int worst = c.worst_row_of(values);
+  EXPECT_GE(worst, c.num_metric());
+  const std::string name = c.describe(worst);
+  EXPECT_TRUE(name == "the boundary edge between nodes 0 and 1" ||
+              name == "the boundary edge between nodes 1 and 0")
+      << name;
+  EXPECT_NEAR(c.max_violation_of(values), 0.1, 1e-12);
+  // At rest every row is 0: the first is as good as any.
+  c.evaluate(mesh.rest_positions, &values, nullptr);
+  EXPECT_EQ(c.worst_row_of(values), 0);
 }
 
 TEST(InextensibilityConstraints, FlatSheetJacobianIsRankDeficientAsDesignSays) {

@@ -1,4 +1,6 @@
-// A projection that diverges ends its step as failed, naming why, instead of going on from garbage.
+// A projection that diverges, or ends at the iteration cap with the sheet out of shape, ends its
+// step as failed, naming why (the worst constraint, the row a QP could not meet), instead of going
+// on from garbage.
 // The case: the bundled stick hit with the stick raised to the sheet's held top edge. An
 // inextensible sheet held by its top corners cannot give way 12 cm at the height of its corners,
 // so the stick's rows become infeasible; after six projections of step 13 at the iteration cap,
@@ -96,6 +98,50 @@ TEST(Divergence, HeldCornersPulledApartFailTheStep) {
   EXPECT_GT(state.step, 15);  // the corners are still within the sheet's reach at first
   EXPECT_LT(state.step, 50);
   EXPECT_NE(report.message.find("the projection diverged"), std::string::npos) << report.message;
+}
+
+// hanging.json with a frictionless plane rising from z = 0 to 1.2 m between t = 0.5 s and 1.5 s,
+// through the held corners (z = 1): once it is more than an edge above them, the nodes next to the
+// corners cannot be both above it and attached. No QP moves a node far, but the projection ends
+// at the cap with the sheet stretched; before the out-of-shape guard 67 of the 200 steps ended at
+// the cap, with violations up to 1e3, and the run went on. Now the first step at the cap that
+// leaves the sheet out of shape fails, naming the worst row and the infeasible contact.
+TEST(Divergence, APlaneRisingThroughTheHeldCornersFailsTheStepOutOfShape) {
+  const std::string path = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  nlohmann::json j = read_json_file(path);
+  j["obstacles"] = {{{"type", "plane"},
+                     {"name", "lift"},
+                     {"motion",
+                      {{"translation",
+                        {{"keyframes",
+                          {{{"time", 0.5}, {"offset", {0.0, 0.0, 0.0}}},
+                           {{"time", 1.5}, {"offset", {0.0, 0.0, 1.2}}}}}}}}}}};
+  const scenario::Scenario s = scenario::parse_scenario(j, path);
+  TimeStepper stepper(s.model);
+  SimulationState state = stepper.initial_state(s.initial_positions);
+  StepReport report;
+  int capped = 0;
+  for (int n = 0; n < 200; ++n) {
+    const SimulationState before = state;
+    report = stepper.step(&state);
+    if (report.status == StepStatus::kFailed) {
+      EXPECT_EQ(state.positions, before.positions);
+      break;
+    }
+    // Steps at the cap go on while the sheet keeps its shape.
+    EXPECT_LE(report.max_violation, 0.1) << "step " << n + 1;
+    capped += report.status == StepStatus::kIterationCap ? 1 : 0;
+  }
+  ASSERT_EQ(report.status, StepStatus::kFailed);
+  // The plane passes the corners at t = 1.33 s and an edge (0.07 m) above them at 1.39 s.
+  EXPECT_GT(state.step, 125);
+  EXPECT_LT(state.step, 145);
+  EXPECT_LT(capped, 10);
+  EXPECT_GT(report.max_violation, 0.1);
+  EXPECT_NE(report.message.find("the sheet is out of shape at the iteration cap: a violation of "),
+            std::string::npos)
+      << report.message;
+  EXPECT_NE(report.message.find("obstacle 'lift' at node "), std::string::npos) << report.message;
 }
 
 // Held nodes moved far in one step drag the sheet with them: the QPs then move nodes by hundreds of
