@@ -27,14 +27,18 @@ constexpr int kStagnantIterations = 3;
 // StepperOptions::contact_refactor_contraction applies while the last increment is below this
 // many increment tolerances.
 constexpr double kContactKeepIncrements = 10.0;
-// A projection has diverged, and its step fails, when a QP moves a node by more than this many
-// times the cloth's size: the diagonal of the bounding box of its rest shape, or of φ0 together
-// with the held nodes' targets, whichever is larger (so held nodes that are moved far do not
-// count). No converging iteration comes near that: the stepper would otherwise go on from
+// A projection has diverged, and its step fails, when an iteration's step (the QP's, after the
+// line search) moves a node by more than this many times the cloth's size: the diagonal of the
+// bounding box of its rest shape, or of φ0 together with the held nodes' targets, whichever is
+// larger (so held nodes that are moved far do not count). The stepper would otherwise go on from
 // garbage, as where a stick was pushed through the sheet at the height of its held corners, which
-// an inextensible sheet cannot give way to, and QPs asked nodes to move hundreds of metres (with
-// the whole top edge held, 40 km; tests/core/stepper/divergence_test.cpp).
-constexpr double kDivergedSizes = 100.0;
+// an inextensible sheet cannot give way to: QPs asked nodes to move hundreds of metres, then
+// kilometres (with the whole top edge held, 40 km; tests/core/stepper/divergence_test.cpp).
+// Converging projections can come within a factor 12 of 100 sizes: a held corner of the 7 × 9
+// sheet pushed 15 cm per step towards the other along the straight edge between them (nearly
+// singular) takes a 59 m step, and its QP asked for 949 m; the line search shortens such steps
+// and the projection converges. Hence the step taken, and 1000 sizes.
+constexpr double kDivergedSizes = 1000.0;
 
 // A step that ends at the iteration cap with a violation above this (InextensibilityConstraints::
 // max_violation: a boundary edge 10 % off its rest length, or a metric row 0.1 off) fails instead
@@ -616,24 +620,6 @@ StepReport TimeStepper::project() {
       report.infeasible_row = describe_qp_row(summary.infeasible_row) + ", missed by " +
                               short_number(std::abs(summary.infeasible_residual)) + " m";
     }
-    if (const double moved = m_solution.x.lpNorm<Eigen::Infinity>();
-        moved > kDivergedSizes * m_cloth_size) {
-      report.status = StepStatus::kFailed;
-      report.message = "the projection diverged: QP " + std::to_string(iteration) +
-                       " moved a node by " + short_number(moved) + " m, over " +
-                       short_number(kDivergedSizes) + " times the cloth's size (" +
-                       short_number(m_cloth_size) + " m)";
-      if (summary.termination == qp::QpTermination::kInfeasible) {
-        report.message += "; the QP had no feasible point: " + report.infeasible_row +
-                          " (it depends on rows no point can move: the inextensibility, the "
-                          "held nodes, other contacts)";
-      } else if (summary.termination != qp::QpTermination::kConverged) {
-        report.message += "; the QP: " + (summary.message.empty()
-                                              ? std::string(qp::to_string(summary.termination))
-                                              : summary.message);
-      }
-      return report;
-    }
     // Line search. Newton projection: backtracking on the exact-penalty merit
     //   ½ (φ − φ0)ᵀ ρM (φ − φ0) + ν ‖C(φ)‖₁ + ν_h Σ_h ‖target_h − φ_h‖₁
     // (free coordinates, ν = 2 max|λ|, ν_h = twice the largest held reaction), for which the QP's
@@ -711,6 +697,26 @@ StepReport TimeStepper::project() {
     }
     previous_increment = last_increment;
     last_increment = (m_trial - m_phi).lpNorm<Eigen::Infinity>();
+    // The step taken, after the line search: a QP's own step may be far longer where the
+    // iterate is nearly singular (held corners pushed together along the straight edge between
+    // them: 133 m), which the search shortens, and the projection converges.
+    if (last_increment > kDivergedSizes * m_cloth_size) {
+      report.status = StepStatus::kFailed;
+      report.message = "the projection diverged: QP " + std::to_string(iteration) +
+                       " moved a node by " + short_number(last_increment) + " m, over " +
+                       short_number(kDivergedSizes) + " times the cloth's size (" +
+                       short_number(m_cloth_size) + " m)";
+      if (summary.termination == qp::QpTermination::kInfeasible) {
+        report.message += "; the QP had no feasible point: " + report.infeasible_row +
+                          " (it depends on rows no point can move: the inextensibility, the "
+                          "held nodes, other contacts)";
+      } else if (summary.termination != qp::QpTermination::kConverged) {
+        report.message += "; the QP: " + (summary.message.empty()
+                                              ? std::string(qp::to_string(summary.termination))
+                                              : summary.message);
+      }
+      return report;
+    }
     if (m_iteration_observer) {
       m_record.iteration = iteration;
       m_record.model = !newton             ? ProjectionModel::kGaussNewton
