@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string>
 
 namespace clothfit::stepper {
 
@@ -27,6 +29,17 @@ void tangent_basis(const Eigen::Vector3d& n, const Eigen::Vector3d& preferred, E
 // A tangential slip below this (m over the step) has no direction.
 constexpr double kNoSlip = 1e-12;
 
+// Intervals of a step at whose ends a point's path is sampled against an obstacle (entry_row,
+// find_sweep): 15 times between tₙ and tₙ₊₁, and tₙ₊₁.
+constexpr int kPathSamples = 16;
+
+// A point moving linearly in the world from x0 at t0 to x1 at t1, at the fraction s of the step,
+// in the obstacle's rest frame.
+Eigen::Vector3d rest_point_on_path(const obstacles::Obstacle& obstacle, const Eigen::Vector3d& x0,
+                                   const Eigen::Vector3d& x1, double t0, double t1, double s) {
+  return obstacle.motion().pose(t0 + s * (t1 - t0)).to_rest((1.0 - s) * x0 + s * x1);
+}
+
 }  // namespace
 
 ContactSet::ContactSet(const mesh::QuadMesh& mesh,
@@ -49,6 +62,8 @@ ContactSet::ContactSet(const mesh::QuadMesh& mesh,
   m_sigma_qp.assign(keys, -1);
   m_kept_gradient.assign(keys, Eigen::Vector3d::Zero());
   m_gradient_kept_in.assign(keys, -1);
+  m_start.assign(keys, Eigen::Vector3d::Zero());
+  m_start_rest.assign(keys, obstacles::ValueAndGradient{});
 }
 
 void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, double reach) {
@@ -61,6 +76,94 @@ void ContactSet::begin_step(const Eigen::VectorXd& phi_n, double t0, double t1, 
   m_corrections = false;
   // Bounds relax from one iteration to the next within a step, never across steps.
   std::fill(m_bound.begin(), m_bound.end(), 0.0);
+  // Where each point starts, against each signed-distance obstacle (entry_row).
+  for (int o = 0; o < static_cast<int>(m_obstacles.size()); ++o) {
+    const obstacles::Obstacle& obstacle = *m_obstacles[o];
+    if (!obstacle.is_signed_distance())
+      continue;
+    const obstacles::RigidPose pose = obstacle.motion().pose(t0);
+    const int last_point = obstacle.constrain_face_centres() ? m_points : m_mesh.num_nodes();
+    for (int point = 0; point < last_point; ++point) {
+      const int k = key(o, point);
+      m_start[k] = point_position(phi_n, point);
+      m_start_rest[k] = obstacle.evaluate_rest(pose.to_rest(m_start[k]));
+    }
+  }
+}
+
+Eigen::Vector3d ContactSet::point_position(const Eigen::VectorXd& phi, int point) const {
+  const int n = m_mesh.num_nodes();
+  if (point < n)
+    return phi.segment<3>(3 * point);
+  Eigen::Vector3d p = Eigen::Vector3d::Zero();
+  for (int v : m_mesh.quads[point - n])
+    p += 0.25 * phi.segment<3>(3 * v);
+  return p;
+}
+
+bool ContactSet::entry_row(const obstacles::ObstacleAtTime& placed, int k, const Eigen::Vector3d& p,
+                           obstacles::ValueAndGradient* hg) const {
+  const obstacles::Obstacle& obstacle = placed.obstacle();
+  const obstacles::RigidPose& end = placed.pose();
+  const obstacles::ValueAndGradient& start = m_start_rest[k];
+  if (start.gradient.dot(end.rotation.transpose() * hg->gradient) >= 0.0)
+    return false;  // on the side it started (or beside it): the row at φ_j is the right one
+  const Eigen::Vector3d& x0 = m_start[k];
+  const auto at = [&](double s) { return rest_point_on_path(obstacle, x0, p, m_t0, m_t1, s); };
+  Eigen::Vector3d entry;  // rest frame, on the surface
+  if (start.value < 0.0) {
+    entry = at(0.0) - start.value * start.gradient;  // it starts inside: the nearest surface
+  } else {
+    int inside = 1;
+    while (inside <= kPathSamples &&
+           obstacle.evaluate_rest(at(double(inside) / kPathSamples)).value >= 0.0)
+      ++inside;
+    if (inside > kPathSamples)
+      return false;  // the path stays outside: it went round the obstacle
+    double outside_s = double(inside - 1) / kPathSamples, inside_s = double(inside) / kPathSamples;
+    for (int i = 0; i < 40; ++i) {
+      const double mid = 0.5 * (outside_s + inside_s);
+      (obstacle.evaluate_rest(at(mid)).value >= 0.0 ? outside_s : inside_s) = mid;
+    }
+    entry = at(outside_s);
+  }
+  const Eigen::Vector3d normal = obstacle.evaluate_rest(entry).gradient;  // unit (a distance)
+  hg->value = normal.dot(end.to_rest(p) - entry);
+  hg->gradient = end.direction_to_world(normal);
+  return true;
+}
+
+std::string ContactSet::find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const {
+  const int n = m_mesh.num_nodes();
+  for (const auto& obstacle : m_obstacles) {
+    if (!obstacle->is_signed_distance())
+      continue;
+    const obstacles::RigidPose start = obstacle->motion().pose(m_t0);
+    const obstacles::RigidPose end = obstacle->motion().pose(m_t1);
+    for (int k = 0; k < n; ++k) {
+      if (m_free_index[3 * k] < 0)
+        continue;
+      const Eigen::Vector3d x0 = m_phi_n.segment<3>(3 * k), x1 = phi_n1.segment<3>(3 * k);
+      const Eigen::Vector3d rest0 = start.to_rest(x0), rest1 = end.to_rest(x1);
+      const obstacles::ValueAndGradient h0 = obstacle->evaluate_rest(rest0);
+      const obstacles::ValueAndGradient h1 = obstacle->evaluate_rest(rest1);
+      // Outside at both ends (a step at the cap may end inside: not a sweep), on opposite sides.
+      if (h0.value < -tolerance || h1.value < -tolerance || h0.gradient.dot(h1.gradient) >= 0.0)
+        continue;
+      const double depth = std::max(tolerance, 0.1 * (rest1 - rest0).norm());
+      for (int i = 1; i < kPathSamples; ++i) {
+        const double s = double(i) / kPathSamples;
+        const double h =
+            obstacle->evaluate_rest(rest_point_on_path(*obstacle, x0, x1, m_t0, m_t1, s)).value;
+        if (h < -depth) {
+          char text[96];
+          std::snprintf(text, sizeof text, ": h = %.3g m at %.0f %% of the step", h, 100.0 * s);
+          return "obstacle '" + obstacle->name() + "' swept over node " + std::to_string(k) + text;
+        }
+      }
+    }
+  }
+  return {};
 }
 
 std::string ContactSet::describe_row(int row) const {
@@ -114,7 +217,11 @@ double ContactSet::assemble(const Eigen::VectorXd& phi_j, double relaxation,
         for (int v : q)
           p += 0.25 * phi_j.segment<3>(3 * v);
       }
-      const obstacles::ValueAndGradient hg = placed.evaluate(p);
+      obstacles::ValueAndGradient hg = placed.evaluate(p);
+      // A point that passed into or through the obstacle within the step gets the row of the side
+      // it came from.
+      if (obstacle.is_signed_distance() && entry_row(placed, key(o, point), p, &hg))
+        ++m_entry_rows;
       if (hg.value > m_reach)
         continue;
       min_value = std::min(min_value, hg.value);

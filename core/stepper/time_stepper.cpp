@@ -272,9 +272,25 @@ StepReport TimeStepper::step(SimulationState* state) {
                      report.message;
     return true;
   };
+  // An obstacle that swept over a node within the step fails it (ContactSet::find_sweep).
+  const auto swept = [this, &report, &options] {
+    if (!m_contacts)
+      return false;
+    const std::string sweep = m_contacts->find_sweep(m_phi, options.contact_tolerance);
+    if (sweep.empty())
+      return false;
+    const bool capped = report.status == StepStatus::kIterationCap;
+    report.status = StepStatus::kFailed;
+    report.message =
+        sweep +
+        "; the obstacle (or the cloth) moved too far in the step for its contact rows to keep "
+        "the node on its side: lower time.time_step" +
+        (capped ? "; the step had ended at the iteration cap: " + report.message : std::string());
+    return true;
+  };
   if (!m_collisions) {
     report = project_step(*state, t1, 0.0);
-    if (report.status == StepStatus::kFailed || out_of_shape())
+    if (report.status == StepStatus::kFailed || out_of_shape() || swept())
       return report;
   } else {
     // Paper §4.1: project with proximity ω; when the final check with ω = 0 still finds a
@@ -305,7 +321,7 @@ StepReport TimeStepper::step(SimulationState* state) {
       given_up = report;
       proximity *= collision_options.proximity_reduction;
     }
-    if (out_of_shape())
+    if (out_of_shape() || swept())
       return report;
     m_collisions->end_step();
     report.active_collision_rows = m_collisions->active_count();

@@ -20,6 +20,7 @@
 #include "core/obstacles/needle_field.hpp"
 #include "core/obstacles/plane.hpp"
 #include "core/obstacles/sphere.hpp"
+#include "core/obstacles/table.hpp"
 
 namespace clothfit::stepper {
 namespace {
@@ -400,6 +401,102 @@ TEST(ContactSet, FrictionBoundIsMuGammaTimesTheGradientNorm) {
   // same γ is Coulomb's friction, no error.
   c.contacts->record(c.solution(gamma, bound, 0.3 * bound));
   EXPECT_EQ(c.contacts->friction_error(c.problem.mass, 1e-9), 0.0);
+}
+
+// A table top 3 cm thick, z ∈ [−0.03, 0], under the 2 × 2 sheet.
+std::shared_ptr<const obstacles::Obstacle> thin_table() {
+  obstacles::TableGeometry g;
+  g.top_centre_m = Eigen::Vector3d(0.05, 0.05, 0.0);
+  g.size_x_m = g.size_y_m = 1.0;
+  return std::make_shared<obstacles::Table>(g, FloorContact::options());
+}
+
+// Passing through: nodes that start 1 cm above the table and whose iterate is 2.5 cm below its top
+// (inside, nearer the underside) or 5 cm below it (past it) get the row of the top they came
+// through, h = z ≥ 0, not the underside's. From below the table they keep the underside's.
+TEST(ContactSet, PointsThatPassedIntoOrThroughAnObstacleGetTheRowOfTheirSide) {
+  FloorContact c(thin_table());
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    c.phi_n[3 * i + 2] = 0.01;
+  for (const double z : {-0.025, -0.05}) {
+    SCOPED_TRACE("z = " + std::to_string(z));
+    c.phi_j = c.phi_n;
+    for (int i = 0; i < c.mesh.num_nodes(); ++i)
+      c.phi_j[3 * i + 2] = z;
+    const long before = c.contacts->entry_rows();
+    c.begin_step();
+    c.assemble();
+    ASSERT_EQ(c.problem.num_inequalities(), 4);
+    EXPECT_EQ(c.contacts->entry_rows() - before, 4);
+    const Eigen::MatrixXd jacobian(c.problem.inequality_jacobian);
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_NEAR(c.problem.inequality_offset[r], z, 1e-12);  // the height above the top
+      EXPECT_NEAR(jacobian.row(r).sum(), 1.0, 1e-12);         // ∇h = +ẑ on its node
+    }
+  }
+  // Starting below the table and staying there: the underside's row, h = −0.03 − z.
+  for (int i = 0; i < c.mesh.num_nodes(); ++i) {
+    c.phi_n[3 * i + 2] = -0.05;
+    c.phi_j[3 * i + 2] = -0.035;
+  }
+  const long before = c.contacts->entry_rows();
+  c.begin_step();
+  c.assemble();
+  EXPECT_EQ(c.contacts->entry_rows(), before);
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  for (int r = 0; r < 4; ++r)
+    EXPECT_NEAR(c.problem.inequality_offset[r], 0.005, 1e-12);
+}
+
+// The check after a step: a node whose path crossed the table (from 1 cm above it to 2 cm below its
+// underside, 6 cm in all) is swept over; one that lands on the top, or ends inside (a step at the
+// cap), is not.
+TEST(ContactSet, FindSweepNamesANodeWhosePathCrossedTheObstacle) {
+  FloorContact c(thin_table());
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    c.phi_n[3 * i + 2] = 0.01;
+  c.begin_step();
+  const double tolerance = 1e-4;
+  Eigen::VectorXd end = c.phi_n;
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    end[3 * i + 2] = -0.05;
+  // The first sample deeper than 0.1 × 6 cm: s = 5/16, z = −0.00875 m.
+  EXPECT_EQ(c.contacts->find_sweep(end, tolerance),
+            "obstacle 'floor' swept over node 0: h = -0.00875 m at 31 % of the step");
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    end[3 * i + 2] = 0.0;
+  EXPECT_EQ(c.contacts->find_sweep(end, tolerance), "");
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    end[3 * i + 2] = -0.025;
+  EXPECT_EQ(c.contacts->find_sweep(end, tolerance), "");
+}
+
+// A sphere (r = 0.1 m) that passes through the resting sheet's nodes within one step, from
+// x = −0.3 to x = 0.3 m: each node gets the row of the side it was on, the sphere's front, which
+// the sphere has carried on past it (h = −0.34 m at x = 0, −0.25 m at x = 0.1), not the row of its
+// back (h > 0), which would leave the node where it was.
+TEST(ContactSet, ASphereThatPassesThroughANodeWithinTheStepPushesItOn) {
+  obstacles::RigidMotionOptions motion;
+  motion.offset_keyframes = {{0.0, Eigen::Vector3d::Zero()},
+                             {0.01, Eigen::Vector3d(0.6, 0.0, 0.0)}};
+  obstacles::ObstacleOptions options = FloorContact::options();
+  options.motion = obstacles::RigidMotion(motion);
+  obstacles::SphereGeometry g;
+  g.centre_m = Eigen::Vector3d(-0.3, 0.05, 0.0);
+  g.radius_m = 0.1;
+  FloorContact c(std::make_shared<obstacles::Sphere>(g, options));
+  c.phi_j = c.phi_n;  // the nodes stay put
+  c.begin_step();
+  c.assemble();
+  ASSERT_EQ(c.problem.num_inequalities(), 4);
+  EXPECT_EQ(c.contacts->entry_rows(), 4);
+  const Eigen::MatrixXd jacobian(c.problem.inequality_jacobian);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_LT(c.problem.inequality_offset[r], -0.2);
+    // The row's normal is the sphere's surface where the node's path entered it: 30° off +x
+    // (the paths pass 5 cm beside the centre), (0.866, ∓0.5, 0).
+    EXPECT_NEAR(jacobian.row(r).segment<3>(3 * r).x(), std::sqrt(0.75), 1e-6);
+  }
 }
 
 // Rows are named for messages (an infeasible QP's row): the obstacle and the node or face centre.
