@@ -126,17 +126,17 @@ class ContactSet {
   // by less than `negligible_displacement` (as in friction_error) do not count.
   double friction_cone_excess(const Eigen::VectorXd& mass, double negligible_displacement) const;
 
-  // After a projection to φⁿ⁺¹ (3N): whether an obstacle swept over a free node within the step,
-  // which the node rows, holding at the step's end only, cannot see (an obstacle or a node moving
-  // more than about the obstacle's thickness per step). In each obstacle's rest frame the node
-  // moves from X(tₙ) to X(tₙ₊₁) (linearly in the world); where the two ends lie outside it
-  // (h ≥ −tolerance; a step at the cap may end inside, which is not a sweep) on opposite sides
-  // (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0), h is sampled at 15 times in between, and a sample deeper
-  // than max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) inside is a sweep — deep enough that a chord of a
-  // curved surface (a node sliding round a sphere, a turning obstacle) is not one. Signed-distance
-  // obstacles only (the needle field's peaks have their own continuous rows). Returns the first
-  // sweep found in words ("obstacle 'ball' swept over node 17: h = -0.08 m at 50 % of the step"),
-  // empty when none.
+  // After a projection to φⁿ⁺¹ (3N): whether an obstacle swept over a free node within the step
+  // although the rows of the side it came from ("Passing through") should have kept it there — a
+  // path that crossed a thin part between two samples, a projection that ended at the cap. In
+  // each obstacle's rest frame the node moves from X(tₙ) to X(tₙ₊₁) (linearly in the world); where
+  // the two ends lie outside it (h ≥ −tolerance; a step at the cap may end inside, which is not a
+  // sweep) on opposite sides (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0), h is sampled at 15 times in between,
+  // and a sample deeper than max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) inside is a sweep — deep
+  // enough that a chord of a curved surface (a node sliding round a sphere, a turning obstacle)
+  // is not one. Signed-distance obstacles only (the needle field's peaks have their own
+  // continuous rows). Returns the first sweep found in words ("obstacle 'ball' swept over node
+  // 17: h = -0.08 m at 50 % of the step"), empty when none.
   std::string find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const;
 
   // The QP row `row` of the last assemble() in words, "obstacle 'floor' at node 17" or "… at the
@@ -173,8 +173,8 @@ class ContactSet {
   // side of the obstacle from where it started the step and its path (linear in the world from
   // its position at tₙ) enters the obstacle, replaces hg (h and ∇h at p, world) by the row of the
   // side it came from: the plane tangent to the surface where the path enters it (in the
-  // obstacle's rest frame, placed at tₙ₊₁). Returns whether it did.
-  // `placed`: the obstacle at tₙ₊₁.
+  // obstacle's rest frame, placed at tₙ₊₁; `placed` is the obstacle at tₙ₊₁). Returns whether it
+  // did.
   bool entry_row(const obstacles::ObstacleAtTime& placed, int key, const Eigen::Vector3d& p,
                  obstacles::ValueAndGradient* hg) const;
   // The contact slid in the last QP: one of its friction rows ended at its bound.
