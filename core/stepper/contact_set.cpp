@@ -135,30 +135,33 @@ bool ContactSet::entry_row(const obstacles::ObstacleAtTime& placed, int k, const
 
 std::string ContactSet::find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const {
   const int n = m_mesh.num_nodes();
-  for (const auto& obstacle : m_obstacles) {
-    if (!obstacle->is_signed_distance())
+  for (int o = 0; o < static_cast<int>(m_obstacles.size()); ++o) {
+    const obstacles::Obstacle& obstacle = *m_obstacles[o];
+    if (!obstacle.is_signed_distance())
       continue;
-    const obstacles::RigidPose start = obstacle->motion().pose(m_t0);
-    const obstacles::RigidPose end = obstacle->motion().pose(m_t1);
+    const obstacles::RigidPose end = obstacle.motion().pose(m_t1);
     for (int k = 0; k < n; ++k) {
       if (m_free_index[3 * k] < 0)
         continue;
-      const Eigen::Vector3d x0 = m_phi_n.segment<3>(3 * k), x1 = phi_n1.segment<3>(3 * k);
-      const Eigen::Vector3d rest0 = start.to_rest(x0), rest1 = end.to_rest(x1);
-      const obstacles::ValueAndGradient h0 = obstacle->evaluate_rest(rest0);
-      const obstacles::ValueAndGradient h1 = obstacle->evaluate_rest(rest1);
+      // The start as begin_step() found it.
+      const Eigen::Vector3d& x0 = m_start[key(o, k)];
+      const obstacles::ValueAndGradient& h0 = m_start_rest[key(o, k)];
+      const Eigen::Vector3d x1 = phi_n1.segment<3>(3 * k);
+      const Eigen::Vector3d rest1 = end.to_rest(x1);
+      const obstacles::ValueAndGradient h1 = obstacle.evaluate_rest(rest1);
       // Outside at both ends (a step at the cap may end inside: not a sweep), on opposite sides.
       if (h0.value < -tolerance || h1.value < -tolerance || h0.gradient.dot(h1.gradient) >= 0.0)
         continue;
+      const Eigen::Vector3d rest0 = rest_point_on_path(obstacle, x0, x1, m_t0, m_t1, 0.0);
       const double depth = std::max(tolerance, 0.1 * (rest1 - rest0).norm());
       for (int i = 1; i < kPathSamples; ++i) {
         const double s = double(i) / kPathSamples;
         const double h =
-            obstacle->evaluate_rest(rest_point_on_path(*obstacle, x0, x1, m_t0, m_t1, s)).value;
+            obstacle.evaluate_rest(rest_point_on_path(obstacle, x0, x1, m_t0, m_t1, s)).value;
         if (h < -depth) {
           char text[96];
           std::snprintf(text, sizeof text, ": h = %.3g m at %.0f %% of the step", h, 100.0 * s);
-          return "obstacle '" + obstacle->name() + "' swept over node " + std::to_string(k) + text;
+          return "obstacle '" + obstacle.name() + "' swept over node " + std::to_string(k) + text;
         }
       }
     }

@@ -136,7 +136,7 @@ class ContactSet {
   // enough that a chord of a curved surface (a node sliding round a sphere, a turning obstacle)
   // is not one. Signed-distance obstacles only (the needle field's peaks have their own
   // continuous rows). Returns the first sweep found in words ("obstacle 'ball' swept over node
-  // 17: h = -0.08 m at 50 % of the step"), empty when none.
+  // 17: h = -0.08 m at 50 % of the step"), empty when none. The start is begin_step()'s.
   std::string find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const;
 
   // The QP row `row` of the last assemble() in words, "obstacle 'floor' at node 17" or "… at the
