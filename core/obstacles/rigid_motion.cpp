@@ -1,6 +1,7 @@
 #include "core/obstacles/rigid_motion.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -144,6 +145,37 @@ RigidPose RigidMotion::pose(double t_s) const {
   pose.angular_velocity = angular_speed_rad_s(t_s) * m_options.axis;
   pose.linear_velocity_m_s = offset_velocity_m_s(t_s);
   return pose;
+}
+
+double RigidMotion::rest_speed_bound(const Eigen::Vector3d& x0_m, const Eigen::Vector3d& x1_m,
+                                     double t0_s, double t1_s) const {
+  assert(t1_s > t0_s);
+  const double world_speed = (x1_m - x0_m).norm() / (t1_s - t0_s);
+  if (m_identity)
+    return world_speed;
+  // The pieces' ends: t0, the keyframe times strictly inside, t1.
+  std::vector<double> ends{t0_s, t1_s};
+  for (const AngleKeyframe& k : m_options.angle_keyframes)
+    if (k.time_s > t0_s && k.time_s < t1_s)
+      ends.push_back(k.time_s);
+  for (const OffsetKeyframe& k : m_options.offset_keyframes)
+    if (k.time_s > t0_s && k.time_s < t1_s)
+      ends.push_back(k.time_s);
+  std::sort(ends.begin(), ends.end());
+  const auto lever = [&](double t) {  // |x(t) − c(t)|
+    const double s = (t - t0_s) / (t1_s - t0_s);
+    return ((1.0 - s) * x0_m + s * x1_m - m_options.pivot_m - offset_m(t)).norm();
+  };
+  double bound = world_speed;
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+    if (!(ends[i + 1] > ends[i]))
+      continue;
+    const double mid = 0.5 * (ends[i] + ends[i + 1]);  // inside the piece: its rates
+    bound = std::max(bound, world_speed + offset_velocity_m_s(mid).norm() +
+                                std::abs(angular_speed_rad_s(mid)) *
+                                    std::max(lever(ends[i]), lever(ends[i + 1])));
+  }
+  return bound;
 }
 
 }  // namespace clothfit::obstacles

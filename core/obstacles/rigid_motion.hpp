@@ -111,6 +111,14 @@ class RigidMotion {
   Eigen::Vector3d offset_velocity_m_s(double t_s) const;
   // Everything above at once, with R(t).
   RigidPose pose(double t_s) const;
+  // An upper bound (m/s) on the rest-frame speed |dX/dt| over [t0, t1] (t1 > t0) of a point that
+  // moves linearly in the world from x0 at t0 to x1 at t1. From dX/dt = Rᵀ(ẋ − ḋ) + Ṙᵀ(x − c):
+  // |ẋ| + |ḋ| + |θ̇| |x − c|, the largest over the pieces of [t0, t1] between keyframes, on each
+  // of which the rates are constant and |x − c| (x − c is linear there) is largest at an end.
+  // The rest-frame path of such a point moves at most this far per second: conservative
+  // advancement on a signed distance (ContactSet) steps by h / bound.
+  double rest_speed_bound(const Eigen::Vector3d& x0_m, const Eigen::Vector3d& x1_m, double t0_s,
+                          double t1_s) const;
 
  private:
   RigidMotionOptions m_options;

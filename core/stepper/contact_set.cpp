@@ -29,15 +29,38 @@ void tangent_basis(const Eigen::Vector3d& n, const Eigen::Vector3d& preferred, E
 // A tangential slip below this (m over the step) has no direction.
 constexpr double kNoSlip = 1e-12;
 
-// Intervals of a step at whose ends a point's path is sampled against an obstacle (entry_row,
-// find_sweep): 15 times between tₙ and tₙ₊₁, and tₙ₊₁.
-constexpr int kPathSamples = 16;
-
 // A point moving linearly in the world from x0 at t0 to x1 at t1, at the fraction s of the step,
 // in the obstacle's rest frame.
 Eigen::Vector3d rest_point_on_path(const obstacles::Obstacle& obstacle, const Eigen::Vector3d& x0,
                                    const Eigen::Vector3d& x1, double t0, double t1, double s) {
   return obstacle.motion().pose(t0 + s * (t1 - t0)).to_rest((1.0 - s) * x0 + s * x1);
+}
+
+// Conservative advancement (entry_row, find_sweep) stops within this (m) of the level it seeks,
+// and after this many advances (a path grazing the level), where it counts as having reached it.
+constexpr double kArrival = 1e-8;
+constexpr int kMaxAdvances = 10000;
+
+// The first fraction s ∈ [0, 1) of the step at which the point moving linearly in the world from
+// x0 (at t0) to x1 (at t1) comes within kArrival of the level h = `level` of a signed-distance
+// obstacle, from above (h0: h at s = 0, ≥ level); −1 when it stays above it on [0, 1). h is
+// 1-Lipschitz in the rest frame and the rest-frame point moves at most L = bound × (t1 − t0)
+// per unit of s (RigidMotion::rest_speed_bound), so h − level > 0 on [s, s + (h − level) / L):
+// each advance skips only times at which the path cannot have reached the level, however thin the
+// part of the obstacle it crosses.
+double first_reach(const obstacles::Obstacle& obstacle, const Eigen::Vector3d& x0,
+                   const Eigen::Vector3d& x1, double t0, double t1, double h0, double level) {
+  const double per_s = obstacle.motion().rest_speed_bound(x0, x1, t0, t1) * (t1 - t0);
+  double s = 0.0, gap = h0 - level;
+  for (int advance = 0; gap > kArrival; ++advance) {
+    if (advance == kMaxAdvances)
+      return s;
+    s += gap / per_s;  // ∞ for a point at rest in the rest frame (per_s = 0)
+    if (!(s < 1.0))
+      return -1.0;
+    gap = obstacle.evaluate_rest(rest_point_on_path(obstacle, x0, x1, t0, t1, s)).value - level;
+  }
+  return s;
 }
 
 }  // namespace
@@ -110,24 +133,18 @@ bool ContactSet::entry_row(const obstacles::ObstacleAtTime& placed, int k, const
     return false;  // on the side it started (or beside it): the row at φ_j is the right one
   const Eigen::Vector3d& x0 = m_start[k];
   const auto at = [&](double s) { return rest_point_on_path(obstacle, x0, p, m_t0, m_t1, s); };
-  Eigen::Vector3d entry;  // rest frame, on the surface
-  if (start.value < 0.0) {
-    entry = at(0.0) - start.value * start.gradient;  // it starts inside: the nearest surface
-  } else {
-    int inside = 1;
-    while (inside <= kPathSamples &&
-           obstacle.evaluate_rest(at(double(inside) / kPathSamples)).value >= 0.0)
-      ++inside;
-    if (inside > kPathSamples)
+  // The path's point where it entered (rest frame), and h, ∇h there.
+  Eigen::Vector3d at_entry = at(0.0);
+  obstacles::ValueAndGradient on = start;  // it starts inside: the nearest surface
+  if (start.value >= 0.0) {
+    const double s = first_reach(obstacle, x0, p, m_t0, m_t1, start.value, 0.0);
+    if (s < 0.0)
       return false;  // the path stays outside: it went round the obstacle
-    double outside_s = double(inside - 1) / kPathSamples, inside_s = double(inside) / kPathSamples;
-    for (int i = 0; i < 40; ++i) {
-      const double mid = 0.5 * (outside_s + inside_s);
-      (obstacle.evaluate_rest(at(mid)).value >= 0.0 ? outside_s : inside_s) = mid;
-    }
-    entry = at(outside_s);
+    at_entry = at(s);
+    on = obstacle.evaluate_rest(at_entry);
   }
-  const Eigen::Vector3d normal = obstacle.evaluate_rest(entry).gradient;  // unit (a distance)
+  const Eigen::Vector3d normal = on.gradient;                  // unit (a distance)
+  const Eigen::Vector3d entry = at_entry - on.value * normal;  // on the surface
   hg->value = normal.dot(end.to_rest(p) - entry);
   hg->gradient = end.direction_to_world(normal);
   return true;
@@ -154,15 +171,12 @@ std::string ContactSet::find_sweep(const Eigen::VectorXd& phi_n1, double toleran
         continue;
       const Eigen::Vector3d rest0 = rest_point_on_path(obstacle, x0, x1, m_t0, m_t1, 0.0);
       const double depth = std::max(tolerance, 0.1 * (rest1 - rest0).norm());
-      for (int i = 1; i < kPathSamples; ++i) {
-        const double s = double(i) / kPathSamples;
-        const double h =
-            obstacle.evaluate_rest(rest_point_on_path(obstacle, x0, x1, m_t0, m_t1, s)).value;
-        if (h < -depth) {
-          char text[96];
-          std::snprintf(text, sizeof text, ": h = %.3g m at %.0f %% of the step", h, 100.0 * s);
-          return "obstacle '" + obstacle.name() + "' swept over node " + std::to_string(k) + text;
-        }
+      const double s = first_reach(obstacle, x0, x1, m_t0, m_t1, h0.value, -depth);
+      if (s >= 0.0) {
+        char text[96];
+        std::snprintf(text, sizeof text, ": %.3g m inside at %.0f %% of the step", depth,
+                      100.0 * s);
+        return "obstacle '" + obstacle.name() + "' swept over node " + std::to_string(k) + text;
       }
     }
   }

@@ -16,9 +16,11 @@
 // whose ∇h at p_j points against its ∇h at the step's start, and whose path (linear in the world
 // from its position at tₙ, in the obstacle's rest frame) enters the obstacle, gets instead the row
 // of the side it came from: n_e · (X(p) − X_e) ≥ 0, the plane tangent to the surface at the entry
-// point X_e (found by sampling the path at 16 times and bisecting), placed at tₙ₊₁. Points that
-// go round an obstacle (the path stays outside) keep their row. A path that crosses a part of the
-// obstacle thinner than a sixteenth of its length can be missed.
+// point X_e, placed at tₙ₊₁. X_e is found by conservative advancement: h is 1-Lipschitz and the
+// rest-frame point moves at most RigidMotion::rest_speed_bound, so stepping along the path by h
+// over that bound never steps past the surface, however thin the part crossed (until 2026-12-02
+// the path was sampled at 16 times and a part thinner than a sixteenth of it could be missed).
+// Points that go round an obstacle (the path stays outside) keep their row.
 //
 // Friction. The QP's multiplier γ_k of a contact row is a normal impulse × Δt (the QP is in the
 // units of ρM·Δφ); its normal force is γ_k ∇h. Each node contact that was active in the last QP
@@ -131,12 +133,14 @@ class ContactSet {
   // path that crossed a thin part between two samples, a projection that ended at the cap. In
   // each obstacle's rest frame the node moves from X(tₙ) to X(tₙ₊₁) (linearly in the world); where
   // the two ends lie outside it (h ≥ −tolerance; a step at the cap may end inside, which is not a
-  // sweep) on opposite sides (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0), h is sampled at 15 times in between,
-  // and a sample deeper than max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) inside is a sweep — deep
-  // enough that a chord of a curved surface (a node sliding round a sphere, a turning obstacle)
-  // is not one. Signed-distance obstacles only (the needle field's peaks have their own
-  // continuous rows). Returns the first sweep found in words ("obstacle 'ball' swept over node
-  // 17: h = -0.08 m at 50 % of the step"), empty when none. The start is begin_step()'s.
+  // sweep) on opposite sides (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0), a path that goes deeper inside than
+  // depth = max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) is a sweep — deep enough that a chord of a
+  // curved surface (a node sliding round a sphere, a turning obstacle) is not one; so a part
+  // thinner than 2 × depth is left to the rows. The depth is sought by conservative advancement
+  // on h + depth, as for the entry point above. Signed-distance obstacles only (the needle
+  // field's peaks have their own continuous rows). Returns the first sweep found in words
+  // ("obstacle 'ball' swept over node 17: 0.08 m inside at 50 % of the step": where the path
+  // reached the depth), empty when none. The start is begin_step()'s.
   std::string find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const;
 
   // The QP row `row` of the last assemble() in words, "obstacle 'floor' at node 17" or "… at the

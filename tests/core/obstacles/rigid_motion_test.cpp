@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <numbers>
 #include <random>
 
@@ -160,6 +161,44 @@ TEST(RigidMotion, OffsetScheduleAndRate) {
   EXPECT_TRUE(motion.offset_velocity_m_s(1.0).isApprox(Eigen::Vector3d(0.5, -0.25, 0.125), kTight));
   EXPECT_TRUE(motion.offset_velocity_m_s(2.0).isApprox(Eigen::Vector3d(0.1, 0.5, -0.3), kTight));
   EXPECT_TRUE(motion.offset_velocity_m_s(2.5).isZero(0.0));
+}
+
+// The rest-frame speed bound (conservative advancement steps by it): along linear world paths
+// over steps that straddle keyframes, the rest-frame speed |dX/dt| by central differences never
+// exceeds it; for a point at rest beside a turning body it is exact, ω r, and for a static body
+// it is the world speed.
+TEST(RigidMotion, RestSpeedBoundHoldsAlongLinearPaths) {
+  const RigidMotion motion = general_motion();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> time(-0.2, 2.2), length(1e-3, 0.6);
+  const double dt = 1e-7;
+  for (int path = 0; path < 200; ++path) {
+    const double t0 = time(rng), t1 = t0 + length(rng);
+    const Eigen::Vector3d x0 =
+        testing::random_point(rng, Eigen::Vector3d::Constant(-1), Eigen::Vector3d::Constant(1));
+    const Eigen::Vector3d x1 =
+        testing::random_point(rng, Eigen::Vector3d::Constant(-1), Eigen::Vector3d::Constant(1));
+    const double bound = motion.rest_speed_bound(x0, x1, t0, t1);
+    const auto rest = [&](double t) {
+      const double s = (t - t0) / (t1 - t0);
+      return motion.pose(t).to_rest((1.0 - s) * x0 + s * x1);
+    };
+    double fastest = 0.0;
+    for (int i = 0; i <= 400; ++i) {
+      const double t = std::clamp(t0 + (t1 - t0) * i / 400.0, t0 + dt, t1 - dt);
+      fastest = std::max(fastest, (rest(t + dt) - rest(t - dt)).norm() / (2 * dt));
+    }
+    EXPECT_LE(fastest, bound * (1.0 + 1e-6)) << "path " << path << ": [" << t0 << ", " << t1 << "]";
+  }
+  // A point at rest 0.4 m from the axis of a body turning at π rad/s: ω r.
+  const RigidMotion turning = half_turn_about_z(Eigen::Vector3d(1.0, 0.0, 0.0));
+  const Eigen::Vector3d x(1.4, 0.0, 0.0);
+  EXPECT_NEAR(turning.rest_speed_bound(x, x, 1.2, 1.21), kPi * 0.4, kTight);
+  EXPECT_NEAR(turning.rest_speed_bound(x, x, 0.2, 0.21), 0.0, kTight);  // still before 1 s
+  EXPECT_NEAR(turning.rest_speed_bound(x, x + Eigen::Vector3d(0.03, 0.04, 0.0), 0.2, 0.21), 5.0,
+              kTight);
+  EXPECT_NEAR(RigidMotion().rest_speed_bound(x, x + Eigen::Vector3d(0.0, 0.0, 0.01), 0.0, 0.01),
+              1.0, kTight);
 }
 
 TEST(RigidMotionOptions, ValidationNamesTheProblem) {

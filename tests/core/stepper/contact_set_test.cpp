@@ -448,6 +448,60 @@ TEST(ContactSet, PointsThatPassedIntoOrThroughAnObstacleGetTheRowOfTheirSide) {
     EXPECT_NEAR(c.problem.inequality_offset[r], 0.005, 1e-12);
 }
 
+// Conservative advancement finds entries that samples of the path would miss. A node falling 1 m in
+// one step through a table 1 cm thick, from z = 0.47 m to −0.53 m (sampled at sixteenths it would
+// be at 3.25 cm above the top and 2 cm below the underside, never inside), gets the top's row.
+// A paddle 1 cm thick turning a quarter turn about z in one step sweeps through a node at rest
+// 0.3 m from its axis, 47.8° round (between the sixteenths at 45° and 50.6°, where the paddle is
+// 1.5 cm from it): the node gets the row of the paddle's leading face, which has carried on past
+// it.
+TEST(ContactSet, PathsThatCrossAThinPartBetweenSamplesGetTheRowOfTheirSide) {
+  {
+    obstacles::TableGeometry g;
+    g.top_centre_m = Eigen::Vector3d(0.05, 0.05, 0.0);
+    g.thickness_m = 0.01;
+    FloorContact c(std::make_shared<obstacles::Table>(g, FloorContact::options()));
+    for (int i = 0; i < c.mesh.num_nodes(); ++i) {
+      c.phi_n[3 * i + 2] = 0.47;
+      c.phi_j[3 * i + 2] = -0.53;
+    }
+    c.begin_step();
+    c.assemble();
+    EXPECT_EQ(c.contacts->entry_rows(), 4);
+    ASSERT_EQ(c.problem.num_inequalities(), 4);
+    const Eigen::MatrixXd jacobian(c.problem.inequality_jacobian);
+    for (int r = 0; r < 4; ++r) {
+      EXPECT_NEAR(c.problem.inequality_offset[r], -0.53, 1e-12);
+      EXPECT_NEAR(jacobian.row(r).sum(), 1.0, 1e-12);
+    }
+  }
+  obstacles::RigidMotionOptions motion;
+  motion.angle_keyframes = {{0.0, 0.0}, {0.01, 0.5 * std::numbers::pi}};
+  obstacles::ObstacleOptions options = FloorContact::options();
+  options.motion = obstacles::RigidMotion(motion);
+  obstacles::TableGeometry g;  // along x, 1 cm wide in y, z ∈ [−0.05, 0.05]
+  g.top_centre_m = Eigen::Vector3d(0.0, 0.0, 0.05);
+  g.size_y_m = 0.01;
+  g.thickness_m = 0.1;
+  FloorContact c(std::make_shared<obstacles::Table>(g, options));
+  const double angle = 47.8 * std::numbers::pi / 180.0;
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    c.phi_n.segment<3>(3 * i) = Eigen::Vector3d(0.0, 0.0, 5.0);  // out of reach
+  c.phi_n.segment<3>(0) = 0.3 * Eigen::Vector3d(std::cos(angle), std::sin(angle), 0.0);
+  c.phi_j = c.phi_n;
+  c.begin_step();
+  c.assemble();
+  EXPECT_EQ(c.contacts->entry_rows(), 1);
+  ASSERT_EQ(c.problem.num_inequalities(), 1);
+  // In the paddle's frame the node ends at −42.2°: 0.3 sin 42.2° + 0.005 m behind the +y face,
+  // whose normal the quarter turn has brought to −x.
+  EXPECT_NEAR(c.problem.inequality_offset[0],
+              -0.3 * std::sin(0.5 * std::numbers::pi - angle) - 0.005, 1e-9);
+  const Eigen::MatrixXd jacobian(c.problem.inequality_jacobian);
+  EXPECT_LT((jacobian.row(0).segment<3>(0).transpose() - Eigen::Vector3d(-1.0, 0.0, 0.0)).norm(),
+            1e-9);
+}
+
 // The check after a step: a node whose path crossed the table (from 1 cm above it to 2 cm below its
 // underside, 6 cm in all) is swept over; one that lands on the top, or ends inside (a step at the
 // cap), is not.
@@ -460,15 +514,33 @@ TEST(ContactSet, FindSweepNamesANodeWhosePathCrossedTheObstacle) {
   Eigen::VectorXd end = c.phi_n;
   for (int i = 0; i < c.mesh.num_nodes(); ++i)
     end[3 * i + 2] = -0.05;
-  // The first sample deeper than 0.1 × 6 cm: s = 5/16, z = −0.00875 m.
+  // 0.1 × 6 cm inside, at z = −0.006 m: 1.6 cm of the 6 cm path.
   EXPECT_EQ(c.contacts->find_sweep(end, tolerance),
-            "obstacle 'floor' swept over node 0: h = -0.00875 m at 31 % of the step");
+            "obstacle 'floor' swept over node 0: 0.006 m inside at 27 % of the step");
   for (int i = 0; i < c.mesh.num_nodes(); ++i)
     end[3 * i + 2] = 0.0;
   EXPECT_EQ(c.contacts->find_sweep(end, tolerance), "");
   for (int i = 0; i < c.mesh.num_nodes(); ++i)
     end[3 * i + 2] = -0.025;
   EXPECT_EQ(c.contacts->find_sweep(end, tolerance), "");
+}
+
+// The check does not sample either: a node whose 1 m path passes 3.125 cm from the centre of a
+// ball of radius 12 cm, halfway between two sixteenths of it (where h = −0.089 m, less than the
+// 0.1 m it takes), is found 0.1 m inside.
+TEST(ContactSet, FindSweepFindsADeepCrossingBetweenSamples) {
+  obstacles::SphereGeometry g;
+  g.centre_m = Eigen::Vector3d(0.03125, 0.0, 0.0);
+  g.radius_m = 0.12;
+  FloorContact c(std::make_shared<obstacles::Sphere>(g, FloorContact::options()));
+  for (int i = 0; i < c.mesh.num_nodes(); ++i)
+    c.phi_n.segment<3>(3 * i) = Eigen::Vector3d(0.0, 0.0, 5.0);  // far away, at rest
+  c.phi_n.segment<3>(0) = Eigen::Vector3d(-0.5, 0.0, 0.0);
+  Eigen::VectorXd end = c.phi_n;
+  end.segment<3>(0) = Eigen::Vector3d(0.5, 0.0, 0.0);
+  c.begin_step();
+  EXPECT_EQ(c.contacts->find_sweep(end, 1e-4),
+            "obstacle 'floor' swept over node 0: 0.1 m inside at 51 % of the step");
 }
 
 // A sphere (r = 0.1 m) that passes through the resting sheet's nodes within one step, from
