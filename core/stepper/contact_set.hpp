@@ -130,17 +130,17 @@ class ContactSet {
 
   // After a projection to φⁿ⁺¹ (3N): whether an obstacle swept over a free node within the step
   // although the rows of the side it came from ("Passing through") should have kept it there — a
-  // path that crossed a thin part between two samples, a projection that ended at the cap. In
-  // each obstacle's rest frame the node moves from X(tₙ) to X(tₙ₊₁) (linearly in the world); where
-  // the two ends lie outside it (h ≥ −tolerance; a step at the cap may end inside, which is not a
-  // sweep) on opposite sides (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0), a path that goes deeper inside than
-  // depth = max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) is a sweep — deep enough that a chord of a
-  // curved surface (a node sliding round a sphere, a turning obstacle) is not one; so a part
-  // thinner than 2 × depth is left to the rows. The depth is sought by conservative advancement
-  // on h + depth, as for the entry point above. Signed-distance obstacles only (the needle
-  // field's peaks have their own continuous rows). Returns the first sweep found in words
-  // ("obstacle 'ball' swept over node 17: 0.08 m inside at 50 % of the step": where the path
-  // reached the depth), empty when none. The start is begin_step()'s.
+  // projection that ended at the cap. In each obstacle's rest frame the node moves from X(tₙ) to
+  // X(tₙ₊₁) (linearly in the world); where the two ends lie outside it (h ≥ −tolerance; a step at
+  // the cap may end inside, which is not a sweep) on opposite sides (∇h(X(tₙ)) · ∇h(X(tₙ₊₁)) < 0),
+  // a path that goes deeper inside than depth = max(tolerance, 0.1 ‖X(tₙ₊₁) − X(tₙ)‖) is a sweep —
+  // deep enough that a chord of a curved surface (a node sliding round a sphere, a turning
+  // obstacle) is not one; so a part thinner than 2 × depth is left to the rows. The depth is
+  // sought by conservative advancement on h + depth, as for the entry point above.
+  // Signed-distance obstacles only (the needle field's peaks have their own continuous rows).
+  // Returns the first sweep found in words ("obstacle 'ball' swept over node 17: 0.08 m inside at
+  // 50 % of the step": where the path reached the depth), empty when none. The start is
+  // begin_step()'s.
   std::string find_sweep(const Eigen::VectorXd& phi_n1, double tolerance) const;
 
   // The QP row `row` of the last assemble() in words, "obstacle 'floor' at node 17" or "… at the
