@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -37,6 +38,8 @@ constexpr double kQuaternionNormTolerance = 0.01;
 constexpr std::uint64_t kMinDataRowBytes = 4;
 // Frames reserved from `Total Exported Frames` when the stream's size is unknown (a pipe).
 constexpr std::uint64_t kMaxFramesReservedBlind = std::uint64_t{1} << 20;
+// At most this many marker coordinates are reserved ahead of reading them (256 MiB).
+constexpr std::uint64_t kMaxValuesReserved = std::uint64_t{1} << 25;
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size())
@@ -48,6 +51,22 @@ bool iequals(std::string_view a, std::string_view b) {
     }
   }
   return true;
+}
+
+// The keys of a Motive export's first row (formats 1.2x and later).
+constexpr std::array<std::string_view, 12> kHeaderKeys = {
+    "Format Version",        "Take Name",          "Take Notes",          "Capture Frame Rate",
+    "Export Frame Rate",     "Capture Start Time", "Capture Start Frame", "Total Frames in Take",
+    "Total Exported Frames", "Rotation Type",      "Length Units",        "Coordinate Space"};
+
+bool is_header_key(std::string_view cell) {
+  return std::any_of(kHeaderKeys.begin(), kHeaderKeys.end(),
+                     [&](std::string_view key) { return iequals(cell, key); });
+}
+
+// Keys whose values are free text, which Motive writes without quoting a comma in them.
+bool is_free_text_header_key(std::string_view key) {
+  return iequals(key, "Take Name") || iequals(key, "Take Notes");
 }
 
 // 'text' for an error message: at most 40 characters, control characters shown as '?'.
@@ -252,13 +271,67 @@ void MotiveCsvParser::fail_row_typed(int line, const std::string& detail) const 
 
 void MotiveCsvParser::read_header_fields(const std::vector<CsvCell>& cells, int line) {
   MotiveHeader& header = m_info.header;
-  for (std::size_t i = 0; i < cells.size(); i += 2) {
-    const std::string key = utf8_from_utf8_or_latin1(trim_blanks(cells[i].text));
+  const auto text = [&](std::size_t i) {
+    return i < cells.size() ? utf8_from_utf8_or_latin1(trim_blanks(cells[i].text)) : std::string();
+  };
+  std::vector<std::pair<std::string, int>> seen;  // the known keys read, with their columns
+  std::size_t step = 2;
+  for (std::size_t i = 0; i < cells.size(); i += step) {
+    step = 2;
+    const std::string key = text(i);
+    if (key.empty()) {
+      step = 1;  // a leading or trailing comma
+      continue;
+    }
+    const bool after_free_text =
+        !header.fields.empty() && is_free_text_header_key(header.fields.back().first);
+    if (!is_header_key(key) && after_free_text) {
+      // Text where a key should be, after a take's name or notes: Motive wrote a comma in them
+      // without quoting it. Every cell up to the next key belongs to that text.
+      std::size_t end = i;
+      while (end < cells.size() && !is_header_key(text(end)))
+        ++end;
+      std::size_t last = end;
+      while (last > i && text(last - 1).empty())
+        --last;  // trailing commas
+      std::string& joined = header.fields.back().second;
+      for (std::size_t c = i; c < last; ++c) {
+        const std::string& raw = cells[c].text;
+        joined.push_back(',');
+        joined += utf8_from_utf8_or_latin1(
+            std::string_view(raw).substr(0, raw.find_last_not_of(" \t") + 1));
+      }
+      (iequals(header.fields.back().first, "Take Name") ? header.take_name : header.take_notes) =
+          joined;
+      step = end - i;
+      continue;
+    }
+    if (!is_header_key(key) && is_header_key(text(i + 1))) {
+      // Text where a key should be, then a key: the key/value pairs are out of step, and every
+      // later key would be paired with the wrong value.
+      fail(line + cells[i].line_offset, static_cast<int>(i) + 1,
+           "expected a header key (Format Version, Take Name, ..., Length Units) or nothing, got " +
+               quote_text(key) + " before the key " + quote_text(text(i + 1)) +
+               ": the key/value pairs of the first row are out of step (a value with an "
+               "unquoted comma?)");
+    }
     const bool has_value = i + 1 < cells.size();
-    const std::string value =
-        has_value ? utf8_from_utf8_or_latin1(trim_blanks(cells[i + 1].text)) : "";
-    if (key.empty())
-      continue;  // trailing commas
+    const std::string value = text(i + 1);
+    if (is_header_key(value)) {
+      fail(line + cells[i + 1].line_offset, static_cast<int>(i) + 2,
+           "expected a value for " + quote_text(key) + ", got the header key " + quote_text(value) +
+               ": the key/value pairs of the first row are out of step");
+    }
+    if (is_header_key(key)) {
+      for (const auto& [earlier, column] : seen) {
+        if (iequals(earlier, key)) {
+          fail(
+              line + cells[i].line_offset, static_cast<int>(i) + 1,
+              "a second " + key + " field (the first is in column " + std::to_string(column) + ")");
+        }
+      }
+      seen.emplace_back(key, static_cast<int>(i) + 1);
+    }
     header.fields.emplace_back(key, value);
     const int value_line = line + (has_value ? cells[i + 1].line_offset : cells[i].line_offset);
     const int value_column = static_cast<int>(i) + 2;
@@ -399,7 +472,10 @@ void MotiveCsvParser::find_axis_row() {
         }
       }
     }
-    if (first && !first_cell.empty()) {
+    if (first &&
+        (!first_cell.empty() || std::any_of(cells.begin(), cells.end(), [](const CsvCell& c) {
+          return is_header_key(trim_blanks(c.text));
+        }))) {
       read_header_fields(cells, record.line);
     } else {
       HeaderRow row;
@@ -695,13 +771,19 @@ void MotiveCsvParser::reserve_frames(std::size_t first_row_bytes) {
     const std::uint64_t row_bytes = std::max<std::uint64_t>(kMinDataRowBytes, first_row_bytes + 1);
     frames = 1 + *remaining / std::max<std::uint64_t>(kMinDataRowBytes, row_bytes / 2);
   }
-  const std::uint64_t per_frame = 3 * m_markers.size();
-  if (frames < (std::uint64_t{1} << 36) / std::max<std::uint64_t>(per_frame, 7)) {
-    m_positions.reserve(static_cast<std::size_t>(frames * per_frame));
+  // A guess, not a bound: short rows and blank lines take fewer bytes than a frame's values, so
+  // the reservation is capped and past it the arrays grow with what the file holds.
+  const std::uint64_t per_frame =
+      std::max<std::uint64_t>(3 * m_markers.size() + 7 * m_bodies.size(), 1);
+  frames = std::min(frames, kMaxValuesReserved / per_frame);
+  try {
+    m_positions.reserve(static_cast<std::size_t>(frames * 3 * m_markers.size()));
     for (RigidBodyTrack& body : m_bodies) {
       body.position_m.reserve(static_cast<std::size_t>(3 * frames));
       body.orientation_xyzw.reserve(static_cast<std::size_t>(4 * frames));
     }
+  } catch (const std::bad_alloc&) {
+    // Only a reservation: reading goes on and fails where the take itself does not fit.
   }
 }
 

@@ -156,6 +156,18 @@ TEST(MotiveCsvReaderErrors, HeaderValues) {
                "Rotation Type: expected Quaternion or an Euler order");
 }
 
+// A header whose key/value pairs are out of step would pair every later key with the wrong value.
+TEST(MotiveCsvReaderErrors, HeaderOutOfStep) {
+  expect_error(replaced(small_csv(), "Export Frame Rate,100,", "Export Frame Rate,100,5,"), 1, 7,
+               "expected a header key (Format Version, Take Name, ..., Length Units) or nothing, "
+               "got '5' before the key 'Total Exported Frames'");
+  expect_error(replaced(small_csv(), "Take Name,small,", "Take Name,"), 1, 4,
+               "expected a value for 'Take Name', got the header key 'Export Frame Rate'");
+  expect_error(
+      replaced(small_csv(), "Length Units,Meters", "Length Units,Meters,Export Frame Rate,50"), 1,
+      11, "a second Export Frame Rate field (the first is in column 5)");
+}
+
 TEST(MotiveCsvReaderErrors, AssetRows) {
   expect_error(replaced(small_csv(), ",Type,Marker,Marker,Marker,Marker,Marker,Marker\n", ""), 6, 0,
                "expected the asset Type row");

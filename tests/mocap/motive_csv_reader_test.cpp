@@ -431,6 +431,35 @@ TEST(MotiveCsvReader, QuotedCellsAndNotesWithLineBreaks) {
   EXPECT_FALSE(take.visible(1, 0));
 }
 
+// Motive writes a take's name and notes without quoting a comma in them; the keys after them
+// still pair with their own values (Length Units was lost, and millimetres read as metres).
+TEST(MotiveCsvReader, UnquotedCommasInTheTakeNameAndNotes) {
+  std::string text = small_csv();
+  text.replace(text.find("Take Name,small"), 15, "Take Name,cloth, low,Take Notes,a, b, c");
+  text.replace(text.find("Length Units,Meters"), 19, "Length Units,Millimeters");
+  const Take take = read_csv_text(text);
+  EXPECT_EQ(take.info().header.take_name, "cloth, low");
+  EXPECT_EQ(take.info().header.take_notes, "a, b, c");
+  EXPECT_EQ(take.info().header.export_frame_rate_hz, 100.0);
+  EXPECT_EQ(take.info().header.total_exported_frames, 3);
+  EXPECT_FALSE(take.info().file_length_unit_assumed);
+  EXPECT_NEAR(take.position(0, 0).z(), 0.002, 1e-15);
+  // Notes with a comma at the end of the row.
+  text = small_csv();
+  text.replace(text.find("Length Units,Meters"), 19, "Length Units,Meters,Take Notes,x, y");
+  EXPECT_EQ(read_csv_text(text).info().header.take_notes, "x, y");
+}
+
+TEST(MotiveCsvReader, LeadingCommaBeforeTheHeaderKeys) {
+  std::string text = small_csv();
+  text.insert(0, 1, ',');
+  text.replace(text.find("Length Units,Meters"), 19, "Length Units,Centimeters");
+  const Take take = read_csv_text(text);
+  EXPECT_EQ(take.info().header.format_version, "1.23");
+  EXPECT_EQ(take.info().header.take_name, "small");
+  EXPECT_NEAR(take.position(0, 0).z(), 0.02, 1e-15);
+}
+
 TEST(MotiveCsvReader, RowsShorterThanTheHeaderHaveEmptyCells) {
   const Take take = read_csv_text(
       "Format Version,1.23,Export Frame Rate,100\n\n"
