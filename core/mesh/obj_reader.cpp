@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -34,6 +35,53 @@ std::vector<Token> split(std::string_view line) {
       tokens.push_back({line.substr(start, i - start), static_cast<int>(start) + 1});
   }
   return tokens;
+}
+
+// `text` in quotes, with bytes below 0x20 written as \xNN (a NUL would end the message).
+std::string quoted(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X",
+                    static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// The records a cloth mesh does not need, skipped: texture and normal data, names, groups,
+// smoothing, materials.
+bool is_skipped_record(std::string_view kind) {
+  for (const char* skipped : {"vt", "vn", "vp", "o", "g", "s", "usemtl", "mtllib"}) {
+    if (kind == skipped)
+      return true;
+  }
+  return false;
+}
+
+// Whether what follows a face corner's vertex index is empty, "/t", "//n" or "/t/n" with t and n
+// whole numbers (which are not used).
+bool texture_and_normal_parts_are_indices(std::string_view rest) {
+  if (rest.empty())
+    return true;
+  const auto whole = [](std::string_view t) {
+    long value = 0;
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    return !t.empty() && ec == std::errc() && ptr == t.data() + t.size() && value != 0;
+  };
+  if (rest[0] != '/')
+    return false;
+  rest.remove_prefix(1);
+  const std::size_t slash = rest.find('/');
+  const std::string_view texture = rest.substr(0, slash);
+  if (slash == std::string_view::npos)
+    return whole(texture);
+  const std::string_view normal = rest.substr(slash + 1);
+  return (texture.empty() || whole(texture)) && whole(normal);
 }
 
 // Where a record starts: its line and the column of its keyword ('v' or 'f'), 1-based.
@@ -124,23 +172,42 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
   };
   while (std::getline(in, line_text)) {
     ++line;
+    if (line == 1 && line_text.rfind("\xEF\xBB\xBF", 0) == 0)
+      line_text.replace(0, 3, 3, ' ');  // a UTF-8 byte-order mark (columns stay those of the file)
+    if (const std::size_t cr = line_text.find('\r');
+        cr != std::string::npos && cr + 1 < line_text.size()) {
+      fail(static_cast<int>(cr) + 1,
+           "a CR inside the line: expected LF or CRLF line breaks (lone-CR line breaks are "
+           "classic Mac OS text)");
+    }
+    if (const std::size_t hash = line_text.find('#'); hash != std::string::npos)
+      line_text.resize(hash);  // a comment, at the start of the line or after a record
     const std::vector<Token> tokens = split(line_text);
-    if (tokens.empty() || tokens[0].text[0] == '#')
+    if (tokens.empty())
       continue;
     const std::string_view kind = tokens[0].text;
     if (kind == "v") {
-      if (tokens.size() < 4)
-        fail(tokens[0].column, "vertex needs 3 coordinates 'v x y z'");
+      // x y z, optionally w (4 numbers) or a colour r g b (6), as exporters write them.
+      if (tokens.size() != 4 && tokens.size() != 5 && tokens.size() != 7) {
+        fail(tokens[0].column, "vertex has " + std::to_string(tokens.size() - 1) +
+                                   " numbers: expected 'v x y z', 'v x y z w' or 'v x y z r g b'");
+      }
+      for (std::size_t k = 4; k < tokens.size(); ++k) {
+        double value = 0.0;
+        const auto [ptr, ec] = std::from_chars(
+            tokens[k].text.data(), tokens[k].text.data() + tokens[k].text.size(), value);
+        if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size())
+          fail(tokens[k].column, "expected a number, found " + quoted(tokens[k].text));
+      }
       for (int k = 1; k <= 3; ++k) {
         double value = 0.0;
         const auto [ptr, ec] = std::from_chars(
             tokens[k].text.data(), tokens[k].text.data() + tokens[k].text.size(), value);
         if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size()) {
-          fail(tokens[k].column, "expected a number, found '" + std::string(tokens[k].text) + "'");
+          fail(tokens[k].column, "expected a number, found " + quoted(tokens[k].text));
         }
         if (!std::isfinite(value)) {
-          fail(tokens[k].column,
-               "expected a finite number, found '" + std::string(tokens[k].text) + "'");
+          fail(tokens[k].column, "expected a finite number, found " + quoted(tokens[k].text));
         }
         coords.push_back(value);
       }
@@ -159,8 +226,13 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
         const auto [ptr, ec] =
             std::from_chars(index_text.data(), index_text.data() + index_text.size(), index);
         if (ec != std::errc() || ptr != index_text.data() + index_text.size() || index == 0) {
-          fail(t.column, "expected a vertex index (1-based or negative), found '" +
-                             std::string(t.text) + "'");
+          fail(t.column, "expected a vertex index (1-based or negative), found " + quoted(t.text));
+        }
+        if (!texture_and_normal_parts_are_indices(t.text.substr(index_text.size()))) {
+          fail(t.column,
+               "expected a face corner 'i', 'i/t', 'i//n' or 'i/t/n' with whole "
+               "numbers, found " +
+                   quoted(t.text));
         }
         const long resolved = index > 0 ? index - 1 : known_vertices + index;
         if (resolved < 0 || resolved >= known_vertices) {
@@ -171,6 +243,13 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
       }
       mesh.quads.push_back(quad);
       face_records.push_back({line, tokens[0].column});
+    } else if (!is_skipped_record(kind)) {
+      // A mistyped 'f' or 'v' would leave a hole or shift every index after it.
+      fail(tokens[0].column,
+           "unknown record " + quoted(kind) +
+               ": expected 'v' or 'f' (or vt, vn, vp, o, g, s, usemtl, mtllib, which are "
+               "skipped)" +
+               (kind == "l" ? "; line elements ('l') are not part of a quad mesh" : ""));
     }
   }
   if (in.bad())
@@ -180,6 +259,7 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
   if (mesh.quads.empty())
     throw InputError(InputLocation{name, 0, 0, ""}, "no faces ('f a b c d')");
   check_faces(mesh, face_records, name);
+  orient_quads_consistently(mesh.quads);
   mesh.rest_positions = Eigen::Map<const Eigen::VectorXd>(coords.data(), coords.size());
   try {
     finalize(mesh, name);

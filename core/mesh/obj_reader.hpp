@@ -1,7 +1,8 @@
 // Reader for Wavefront OBJ quad meshes of any topology. The OBJ geometry (metres) is the rest
-// shape. Only `v` and `f` records matter; `vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib` and
-// comments are skipped. Face corners may be written `i`, `i/t`, `i//n` or `i/t/n`, with negative
-// (relative) indices allowed.
+// shape. Only `v` and `f` records matter; `vt`, `vn`, `vp`, `o`, `g`, `s`, `usemtl`, `mtllib` and
+// comments (also after a record) are skipped, any other record is an error. Face corners may be
+// written `i`, `i/t`, `i//n` or `i/t/n`, with negative (relative) indices allowed. The quads'
+// corners are relabelled so that neighbours agree on ξ and η (orient_quads_consistently).
 #pragma once
 
 #include <istream>

@@ -24,6 +24,57 @@ double quad_area(const Eigen::VectorXd& x, const Quad& q) {
 
 }  // namespace
 
+int orient_quads_consistently(std::vector<Quad>& quads) {
+  // The quads on each edge (at most two, as finalize() checks; others are left alone).
+  std::map<Edge, std::vector<int>> quads_of_edge;
+  const auto edge_of = [](int a, int b) { return Edge{std::min(a, b), std::max(a, b)}; };
+  for (int q = 0; q < static_cast<int>(quads.size()); ++q) {
+    for (int k = 0; k < 4; ++k)
+      quads_of_edge[edge_of(quads[q][k], quads[q][(k + 1) % 4])].push_back(q);
+  }
+  std::vector<bool> placed(quads.size(), false);
+  std::vector<int> queue;
+  int relabelled = 0;
+  for (int root = 0; root < static_cast<int>(quads.size()); ++root) {
+    if (placed[root])
+      continue;
+    placed[root] = true;
+    queue.assign(1, root);
+    for (std::size_t next = 0; next < queue.size(); ++next) {
+      const Quad q = quads[queue[next]];
+      for (int k = 0; k < 4; ++k) {
+        const int u = q[k], v = q[(k + 1) % 4];
+        const std::vector<int>& sharing = quads_of_edge[edge_of(u, v)];
+        if (sharing.size() != 2)
+          continue;
+        const int r = sharing[0] == queue[next] ? sharing[1] : sharing[0];
+        if (placed[r])
+          continue;
+        // Across q's edge k (u → v) the neighbour has the same edge at k + 2, run v → u: its far
+        // ξ (or η) side is q's near one. The other two corners follow round its own face.
+        Quad face = quads[r];
+        int at = 0;
+        while (face[at] != v)
+          ++at;
+        if (face[(at + 1) % 4] != u) {  // wound the other way round: reverse it
+          std::reverse(face.begin(), face.end());
+          at = 3 - at;
+        }
+        Quad oriented;
+        for (int j = 0; j < 4; ++j)
+          oriented[(k + 2 + j) % 4] = face[(at + j) % 4];
+        if (oriented != quads[r]) {
+          quads[r] = oriented;
+          ++relabelled;
+        }
+        placed[r] = true;
+        queue.push_back(r);
+      }
+    }
+  }
+  return relabelled;
+}
+
 void finalize(QuadMesh& mesh, const std::string& source) {
   const int n = mesh.num_nodes();
   if (mesh.rest_positions.size() % 3 != 0) {

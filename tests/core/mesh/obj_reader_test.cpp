@@ -50,6 +50,37 @@ TEST(ObjReader, ReadsEveryCornerFormAndRelativeIndices) {
   EXPECT_EQ(mesh.boundary_edges.size(), 6u);
 }
 
+// Comments after a record, a byte-order mark and the w or colour of a vertex are read as
+// exporters write them.
+TEST(ObjReader, CommentsAfterRecordsAByteOrderMarkAndVertexExtras) {
+  const QuadMesh mesh = read(
+      "\xEF\xBB\xBFv 0 0 0 # origin\nv 1 0 0 1\nv 2 0 0 0.5 0.5 0.5\n"
+      "v 0 1 0\nv 1 1 0\nv 2 1 0\nf 1 2 5 4 # first\nf 2 3 6 5#second\n");
+  EXPECT_EQ(mesh.num_nodes(), 6);
+  ASSERT_EQ(mesh.quads.size(), 2u);
+  EXPECT_EQ(mesh.quads[1], (Quad{1, 2, 5, 4}));
+}
+
+// The constraints sum ξ and η terms of the quads round a node, so each quad's corners are
+// relabelled to carry on its neighbours' directions: a face line that starts at another corner,
+// or runs the other way round, gives the same quads as the grid's.
+TEST(ObjReader, QuadsAreRelabelledToAgreeWithTheirNeighbours) {
+  // 3 × 3 nodes, four quads: 1 2 3 / 4 5 6 / 7 8 9 (rows of y = 0, 1, 2).
+  const std::string v =
+      "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\n"
+      "v 0 2 0\nv 1 2 0\nv 2 2 0\n";
+  const QuadMesh grid = read(v + "f 1 2 5 4\nf 2 3 6 5\nf 4 5 8 7\nf 5 6 9 8\n");
+  const std::vector<Quad> expected = {{0, 1, 4, 3}, {1, 2, 5, 4}, {3, 4, 7, 6}, {4, 5, 8, 7}};
+  EXPECT_EQ(grid.quads, expected);
+  // The second face started one corner on, the third wound the other way, the fourth both.
+  const QuadMesh mixed = read(v + "f 1 2 5 4\nf 3 6 5 2\nf 4 7 8 5\nf 8 5 6 9\n");
+  EXPECT_EQ(mixed.quads, expected);
+  std::vector<Quad> quads = {{0, 1, 4, 3}, {2, 5, 4, 1}, {3, 6, 7, 4}, {7, 4, 5, 8}};
+  EXPECT_EQ(orient_quads_consistently(quads), 3);
+  EXPECT_EQ(quads, expected);
+  EXPECT_EQ(orient_quads_consistently(quads), 0);
+}
+
 TEST(ObjReader, MistakesNameTheirLineAndColumn) {
   EXPECT_EQ(error(kVertices + "f 1 2 5\n"),
             "8:1: face has 3 corners; clothfit needs a quad mesh (4 corners per face)");
@@ -64,7 +95,28 @@ TEST(ObjReader, MistakesNameTheirLineAndColumn) {
   EXPECT_EQ(error(kVertices + "f 1 2 x 4\n"),
             "8:7: expected a vertex index (1-based or negative), found 'x'");
   EXPECT_EQ(error("v 0 0 0\nv 1 0.5q 0\n"), "2:5: expected a number, found '0.5q'");
-  EXPECT_EQ(error("v 0 0\n"), "1:1: vertex needs 3 coordinates 'v x y z'");
+  EXPECT_EQ(error("v 0 0\n"),
+            "1:1: vertex has 2 numbers: expected 'v x y z', 'v x y z w' or 'v x y z r g b'");
+  EXPECT_EQ(error("v 0 0 0 1 2 3 4 5\n"),
+            "1:1: vertex has 8 numbers: expected 'v x y z', 'v x y z w' or 'v x y z r g b'");
+  EXPECT_EQ(error("v 0 0 0 abc\n"), "1:9: expected a number, found 'abc'");
+  EXPECT_EQ(error("v 0.1 0\x01 0\n"), "1:7: expected a number, found '0\\x01'");
+  // A mistyped record would leave a hole (an 'F' line was skipped, its face missing).
+  EXPECT_EQ(error(kVertices + "F 1 2 5 4\n"),
+            "8:1: unknown record 'F': expected 'v' or 'f' (or vt, vn, vp, o, g, s, usemtl, "
+            "mtllib, which are skipped)");
+  EXPECT_EQ(error(kVertices + "f 1 2 5 4\nl 2 3\n"),
+            "9:1: unknown record 'l': expected 'v' or 'f' (or vt, vn, vp, o, g, s, usemtl, "
+            "mtllib, which are skipped); line elements ('l') are not part of a quad mesh");
+  EXPECT_EQ(error(kVertices + "f 1/x 2 5 4\n"),
+            "8:3: expected a face corner 'i', 'i/t', 'i//n' or 'i/t/n' with whole numbers, "
+            "found '1/x'");
+  EXPECT_EQ(error(kVertices + "f 1/1/1/1 2 5 4\n"),
+            "8:3: expected a face corner 'i', 'i/t', 'i//n' or 'i/t/n' with whole numbers, "
+            "found '1/1/1/1'");
+  EXPECT_EQ(error("v 0 0 0\rv 1 0 0\r"),
+            "1:8: a CR inside the line: expected LF or CRLF line breaks (lone-CR line breaks are "
+            "classic Mac OS text)");
   // An index counts only the vertices defined before the face.
   EXPECT_EQ(error("v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 3 4\nv 0 1 0\n"),
             "4:9: vertex index 4 refers to no vertex (3 defined so far)");
