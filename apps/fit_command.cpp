@@ -6,6 +6,7 @@
 //   DIR/errors.svg  e_n and s_n over time with contact intervals shaded
 //   DIR/evaluations.csv every simulation, a row each as it completes
 // and prints the error table. Progress goes to stderr.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "fitting/error_plot.hpp"
@@ -64,6 +66,24 @@ std::vector<double> truth_values(const fitting::ModelParameters& parameters,
   return any ? values : std::vector<double>{};
 }
 
+// Whether a fixed parameter's value is not the truth file's (the run "at the truth" keeps the
+// scenario's value for it: it measures the search, which cannot move it).
+bool truth_differs_in_fixed(const fitting::ModelParameters& parameters,
+                            const fitting::FitResult& fit, const nlohmann::json& truth) {
+  if (!truth.is_object())
+    return false;
+  const std::vector<int> fitted = parameters.fitted();
+  for (std::size_t i = 0; i < parameters.specs().size(); ++i) {
+    const std::string& name = parameters.specs()[i].name;
+    if (std::find(fitted.begin(), fitted.end(), static_cast<int>(i)) == fitted.end() &&
+        truth.contains(name) && truth[name].is_number() &&
+        truth[name].get<double>() != fit.values[i]) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void print_table(const fitting::ModelParameters& parameters, const fitting::FitResult& fit,
                  const nlohmann::json& truth, const fitting::RecordingSetup& setup,
                  const fitting::Evaluation* at_truth) {
@@ -77,10 +97,16 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
     char truth_text[32] = "-";
     bool missed = false;
     double t = 0.0;
+    const bool fitted = std::any_of(
+        fit.intervals.begin(), fit.intervals.end(),
+        [&](const fitting::ParameterInterval& in) { return in.parameter == static_cast<int>(i); });
+    bool fixed_elsewhere = false;
     if (truth.is_object() && truth.contains(s.name)) {
       t = truth[s.name].get<double>();
       std::snprintf(truth_text, sizeof truth_text, "%.4g", t);
-      missed = fitting::misses_truth(s.name, fit.values[i], t);
+      // A fixed parameter is the scenario's choice, not the fit's: it cannot miss.
+      missed = fitted && fitting::misses_truth(s.name, fit.values[i], t);
+      fixed_elsewhere = !fitted && fit.values[i] != t;
     }
     char interval[64] = "fixed";
     const char* pinned = "";
@@ -96,10 +122,10 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
                           : truth_inside ? ", but the truth is inside the interval: not pinned "
                                            "down to that"
                                          : ", the truth outside the interval";
-    std::printf("%-12s %12.4g %12s %24s  %s%s%s\n", s.name.c_str(), fit.values[i], truth_text,
-                interval, pinned,
-                missed ? "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ)" : "",
-                verdict);
+    std::printf(
+        "%-12s %12.4g %12s %24s  %s%s%s%s\n", s.name.c_str(), fit.values[i], truth_text, interval,
+        pinned, missed ? "; MISSED: farther from the truth than 10 % (α, δ) or 0.1 (μ)" : "",
+        verdict, fixed_elsewhere ? "(fixed by the scenario at another value than the truth)" : "");
   }
   std::printf("\nmean error e  %.3f cm   mean spread s  %.3f cm   objective sum(e_n) %.4g m\n",
               100 * fit.best.errors.mean_error_m, 100 * fit.best.errors.mean_spread_m,
@@ -131,8 +157,12 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
                               ? "the same objective: the recording cannot tell them apart"
                           : excess >= 0.0 ? "the model prefers the fitted values"
                                           : "the search missed a lower point";
-    std::printf("objective at the truth %.4g m (%+.1f %% against the fit: %s)\n",
-                at_truth->objective, excess, verdict);
+    std::printf("objective at the truth %.4g m (%+.1f %% against the fit: %s)%s\n",
+                at_truth->objective, excess, verdict,
+                truth_differs_in_fixed(parameters, fit, truth)
+                    ? "; the fitted parameters at their truth, the fixed ones at the scenario's "
+                      "values"
+                    : "");
   }
   std::printf("termination: %s\n", fit.termination.c_str());
 }
@@ -206,6 +236,12 @@ int run_fit_command(int argc, char** argv) {
     std::cerr << "clothfit fit: cannot create '" << out_dir << "': " << ec.message() << "\n";
     return kExitBadInput;
   }
+  if (const std::string problem = output_file_problem(
+          out_dir, {"fit.json", "frames.csv", "markers.csv", "errors.svg", "evaluations.csv"});
+      !problem.empty()) {
+    std::cerr << "clothfit fit: " << problem << "\n";
+    return kExitBadInput;
+  }
   fitting::FitOptions fit_options = fitting::fit_options_from(scenario.fit, progress);
   if (threads >= 0)
     fit_options.threads = threads;
@@ -247,9 +283,11 @@ int run_fit_command(int argc, char** argv) {
   }
   fit_options.evaluation_log = &evaluation_log;
   fitting::FitResult fit;
+  // Ctrl-C or SIGTERM: no further simulation starts. During the search the fit ends without a
+  // result; after it, the runs with the interior-point solver and at the truth are skipped and
+  // the fit is written without them. Held until the results are written.
+  const StopOnSignal stop;
   try {
-    // Ctrl-C or SIGTERM: no further simulation starts, and the fit ends without a result.
-    const StopOnSignal stop;
     fit_options.stop = &StopOnSignal::requested();
     fit = fitting::fit_parameters(objective, fit_options);
   } catch (const std::exception& e) {
@@ -263,7 +301,10 @@ int run_fit_command(int argc, char** argv) {
     return kExitFailedRun;
   }
   double q_interior_point = -1.0;
-  if (vm.count("compare-solvers")) {
+  std::vector<std::string> skipped;  // runs not made because a signal came
+  if (vm.count("compare-solvers") && StopOnSignal::requested())
+    skipped.push_back("the interior-point run");
+  if (vm.count("compare-solvers") && !StopOnSignal::requested()) {
     if (progress)
       *progress << "fit: the optimum with the interior-point solver\n";
     const fitting::Evaluation ip =
@@ -274,7 +315,10 @@ int run_fit_command(int argc, char** argv) {
   // With a truth file (synthetic recordings): the objective there tells a miss of the search
   // (the truth scores lower) from a model that prefers other values (it scores higher).
   std::optional<fitting::Evaluation> at_truth;
-  if (const std::vector<double> t = truth_values(scenario.parameters, fit, truth); !t.empty()) {
+  if (const std::vector<double> t = truth_values(scenario.parameters, fit, truth);
+      !t.empty() && StopOnSignal::requested()) {
+    skipped.push_back("the run at the truth");
+  } else if (!t.empty()) {
     if (progress)
       *progress << "fit: the objective at the truth\n";
     at_truth = objective.evaluate(t);
@@ -313,6 +357,13 @@ int run_fit_command(int argc, char** argv) {
     std::printf("q (interior point) %.4f\n", q_interior_point);
   std::printf("wrote %s, frames.csv, markers.csv, errors.svg and evaluations.csv\n",
               (out / "fit.json").c_str());
+  if (!skipped.empty()) {
+    std::cerr << "clothfit fit: interrupted (Ctrl-C or SIGTERM) after the search: "
+              << skipped.front() << (skipped.size() > 1 ? " and " + skipped.back() : "")
+              << (skipped.size() > 1 ? " were" : " was")
+              << " not made; the fit's results are written without them\n";
+    return kExitFailedRun;
+  }
   if (fit.failed_evaluations > 0) {
     std::cerr << "clothfit fit: " << fit.failed_evaluations << " of " << fit.evaluations
               << " simulations failed (the search scored them +inf); the first, at "

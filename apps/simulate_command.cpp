@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/scenario/simulation_run.hpp"
@@ -148,6 +149,12 @@ int run_simulate_command(int argc, char** argv) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path out(out_dir);
+  if (const std::string problem = output_file_problem(
+          out, {"trajectory.csv", "steps.csv", "summary.json", "iterations.csv"});
+      !problem.empty()) {
+    std::cerr << "clothfit simulate: " << problem << "\n";
+    return kExitBadInput;
+  }
   std::ofstream trajectory(out / "trajectory.csv"), steps(out / "steps.csv");
   const bool write_iterations = vm.count("iterations") > 0;
   std::ofstream iterations;

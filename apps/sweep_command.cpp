@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "apps/stop_on_signal.hpp"
 #include "core/io/input_error.hpp"
 #include "core/io/json_object.hpp"
@@ -92,10 +93,30 @@ int run_sweep_command(int argc, char** argv) {
         const nlohmann::json fit = read_json_file(from);
         const JsonObject root(fit, from);
         const JsonObject parameters = root.object("parameters");
+        // A fit of another scenario would leave some of this one's parameters at their start
+        // values without a word (sweep.csv does not list the fixed values).
+        std::string missing;
         for (std::size_t i = 0; i < base.size(); ++i) {
           const std::string& name = scenario.parameters.specs()[i].name;
           if (parameters.has(name))
             base[i] = parameters.object(name).number("value", Range::non_negative());
+          else
+            missing += (missing.empty() ? "" : ", ") + name;
+        }
+        if (!missing.empty()) {
+          throw InputError(InputLocation{from, 0, 0, "parameters"},
+                           "no value for " + missing +
+                               " of the scenario: expected the fit.json of a fit of this "
+                               "scenario");
+        }
+        for (const auto& [name, value] : fit["parameters"].items()) {
+          const auto& specs = scenario.parameters.specs();
+          if (std::none_of(specs.begin(), specs.end(),
+                           [&](const fitting::ParameterSpec& s) { return s.name == name; })) {
+            throw InputError(InputLocation{from, 0, 0, "parameters." + name},
+                             "the scenario has no parameter " + name +
+                                 ": expected the fit.json of a fit of this scenario");
+          }
         }
       }
       if (!at.empty()) {
@@ -121,6 +142,11 @@ int run_sweep_command(int argc, char** argv) {
   std::filesystem::create_directories(out_dir, ec);
   const std::filesystem::path csv_path = std::filesystem::path(out_dir) / "sweep.csv";
   const std::filesystem::path partial_path = csv_path.string() + ".partial";
+  if (const std::string problem = output_file_problem(out_dir, {"sweep.csv", "sweep.csv.partial"});
+      !problem.empty()) {
+    std::cerr << "clothfit sweep: " << problem << "\n";
+    return kExitBadInput;
+  }
   if (ec || !std::ofstream(partial_path)) {
     std::cerr << "clothfit sweep: cannot write '" << partial_path.string() << "'\n";
     return kExitBadInput;
@@ -176,9 +202,13 @@ int run_sweep_command(int argc, char** argv) {
       std::cout << ", " << sweep.points.size() - done << " pending";
     std::cout << ")\n";
   } else {
+    std::error_code exists;
     std::cerr << "clothfit sweep: writing " << csv_path.string()
-              << " failed (disk full?): it is missing or holds only the points of an earlier "
-                 "save; the minimum follows\n";
+              << " failed: it is missing or holds only the points of an earlier save"
+              << (std::filesystem::exists(partial_path, exists)
+                      ? "; " + partial_path.string() + " holds what the last save wrote"
+                      : std::string())
+              << " (disk full?); the minimum follows\n";
   }
   if (interrupted) {
     std::cerr << "clothfit sweep: interrupted (Ctrl-C or SIGTERM) after " << done << " of "

@@ -14,8 +14,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kNotPinnedNote =
-    "* not pinned down by the recording: the interval where sum(e_n) stays within 5 % of its "
-    "minimum (or twice its noise, when larger) reaches a search bound";
+    "* not pinned down by the recording: the interval where sum(e_n) stays within its threshold "
+    "of the minimum reaches a search bound";
 constexpr const char* kMissedNote =
     "† missed: farther from the truth than the fitting tolerance (α, δ: 10 %; μ: 0.1), and the "
     "truth lies outside the interval";
@@ -209,6 +209,8 @@ FitReport parse_fit_report(const nlohmann::json& json, const std::string& file) 
   fit.q = number_or_nan(root, "q");
   if (root.has("q_interior_point") && !root.raw("q_interior_point").is_null())
     fit.q_interior_point = root.number("q_interior_point");
+  if (root.has("interval_tolerance"))
+    fit.interval_tolerance = root.number("interval_tolerance", Range::positive());
   fit.evaluations = root.integer("evaluations", 0, Range::non_negative());
   fit.wall_seconds = root.number("wall_seconds", 0.0, Range::non_negative());
   fit.termination = root.string("termination", "");
@@ -280,6 +282,22 @@ Table make_list_table(const std::vector<FitReport>& fits) {
   return table;
 }
 
+// The intervals' threshold as the fits give it ("5 %", "5–16 %"); for fits that do not say (older
+// fit.json files), the default rule.
+std::string threshold_phrase(const std::vector<FitReport>& fits) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  for (const FitReport& f : fits) {
+    if (!f.interval_tolerance)
+      return "5 %, or twice the objective's noise when larger,";
+    lo = std::min(lo, *f.interval_tolerance);
+    hi = std::max(hi, *f.interval_tolerance);
+  }
+  if (fits.empty())
+    return "the fit's threshold";
+  const std::string low = format("%.3g", 100.0 * lo), high = format("%.3g", 100.0 * hi);
+  return low == high ? low + " %" : low + "–" + high + " % (each fit's own threshold)";
+}
+
 Table make_tablecloth_table(const std::vector<FitReport>& fits) {
   struct Row {
     std::string material;
@@ -343,9 +361,9 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
     table.rows.push_back(std::move(cells));
   }
   if (obstacles.size() == 1)
-    table.notes.push_back(
-        "μ: friction coefficient of the cloth on '" + obstacles[0] +
-        "'; value [interval within 5 % of the minimum of sum(e_n), or twice its noise]");
+    table.notes.push_back("μ: friction coefficient of the cloth on '" + obstacles[0] +
+                          "'; value [interval within " + threshold_phrase(fits) +
+                          " of the minimum of sum(e_n)]");
   marks.add_notes(&table.notes);
   return table;
 }
@@ -388,8 +406,8 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
     table.rows.push_back(std::move(row));
   }
   table.notes.push_back(
-      "q: QP solve time over real time; α: damping, δ: virtual density; value [interval within "
-      "5 % of the minimum of sum(e_n), or twice its noise]");
+      "q: QP solve time over real time; α: damping, δ: virtual density; value [interval within " +
+      threshold_phrase(fits) + " of the minimum of sum(e_n)]");
   marks.add_notes(&table.notes);
   return table;
 }

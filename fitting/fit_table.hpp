@@ -40,6 +40,8 @@ struct FitReport {
   double mean_spread_m = 0.0;                  // s̄
   double q = 0.0;                              // QP solve time / real time (active set)
   std::optional<double> q_interior_point;
+  // The intervals' relative threshold (fit.json interval_tolerance; absent in older files).
+  std::optional<double> interval_tolerance;
   int evaluations = 0;
   double wall_seconds = 0.0;
   std::string termination;

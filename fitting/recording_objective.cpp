@@ -111,9 +111,13 @@ Evaluation RecordingObjective::evaluate(std::span<const double> values, bool kee
     if (keep_frames)
       out.contact.push_back(contact);
   }
-  out.ok = true;
   out.errors = summarize_errors(frames);
   out.objective = out.errors.sum_error_m;
+  out.ok = std::isfinite(out.objective);
+  if (!out.ok) {  // a guard: the readers bound coordinates, so the errors' squares stay finite
+    out.message = "the objective (sum of e_n) is not finite";
+    out.objective = std::numeric_limits<double>::infinity();
+  }
   out.wall_seconds = std::chrono::duration<double>(stepping).count();
   out.q = out.wall_seconds / (steps * dt);
   out.mean_iterations = steps > 0 ? double(iterations) / steps : 0.0;

@@ -38,6 +38,9 @@ constexpr double kQuaternionNormTolerance = 0.01;
 constexpr std::uint64_t kMinDataRowBytes = 4;
 // Frames reserved from `Total Exported Frames` when the stream's size is unknown (a pipe).
 constexpr std::uint64_t kMaxFramesReservedBlind = std::uint64_t{1} << 20;
+// Positions farther than this from the origin (m) are errors: finite, but no capture's, and their
+// squares in the fits' errors overflowed.
+constexpr double kMaxCoordinate_m = 1e6;
 // At most this many marker coordinates are reserved ahead of reading them (256 MiB).
 constexpr std::uint64_t kMaxValuesReserved = std::uint64_t{1} << 25;
 
@@ -215,6 +218,8 @@ class MotiveCsvParser {
   void add_asset_column(AssetColumns& asset, int column);
   void finish_assets();
   void reserve_frames(std::size_t first_row_bytes);
+  // Fails when one of the three values from `first_slot` on lies beyond kMaxCoordinate_m.
+  void check_coordinates(int line, int first_slot, const double* values) const;
   void read_data();
   void parse_data_row(const CsvRecordReader::Record& record);
   void store_row(const CsvRecordReader::Record& record);
@@ -876,6 +881,18 @@ void MotiveCsvParser::parse_data_row(const CsvRecordReader::Record& record) {
   }
 }
 
+void MotiveCsvParser::check_coordinates(int line, int first_slot, const double* values) const {
+  for (int a = 0; a < 3; ++a) {
+    if (std::abs(values[a] * m_metres_per_unit) > kMaxCoordinate_m) {
+      const int column = m_slot_columns[static_cast<std::size_t>(first_slot + a)];
+      fail(line, column + 1,
+           describe_column(column) + " is " + format_number(values[a] * m_metres_per_unit) +
+               " m: expected a coordinate within " + format_number(kMaxCoordinate_m) +
+               " m of the origin (a capture volume is metres across)");
+    }
+  }
+}
+
 void MotiveCsvParser::store_row(const CsvRecordReader::Record& record) {
   const std::optional<std::int64_t>& total = m_info.header.total_exported_frames;
   if (m_frame_count == 0) {
@@ -912,6 +929,7 @@ void MotiveCsvParser::store_row(const CsvRecordReader::Record& record) {
     const double* v = &m_values[3 * m];
     const int missing = std::isnan(v[0]) + std::isnan(v[1]) + std::isnan(v[2]);
     if (missing == 0) {
+      check_coordinates(record.line, static_cast<int>(3 * m), v);
       const Eigen::Vector3d p =
           y_up ? Eigen::Vector3d(v[0], -v[2], v[1]) : Eigen::Vector3d(v[0], v[1], v[2]);
       m_positions.push_back(s * p.x());
@@ -945,6 +963,7 @@ void MotiveCsvParser::store_row(const CsvRecordReader::Record& record) {
       fail_incomplete(slots.position, 3, given, "pose");
     if (missing_rotation != 0)
       fail_incomplete(slots.rotation, rotation_count, given, "pose");
+    check_coordinates(record.line, slots.position, position);
     const Eigen::Vector3d p = to_simulator_frame(
         Eigen::Vector3d(position[0], position[1], position[2]), m_options.file_up_axis);
     Eigen::Quaterniond q;

@@ -313,6 +313,32 @@ std::string write_flat_sheet_recording(const std::filesystem::path& dir, const s
   return (dir / (name + ".json")).string();
 }
 
+// --from FIT.json takes every parameter's value from the fit; a fit of another scenario left some
+// at their start values without a word (sweep.csv does not list the fixed values).
+TEST(ClothfitCli, SweepFromAFitOfAnotherScenarioIsRefused) {
+  const auto dir = scratch("sweep_from");
+  const std::string scenario = write_flat_sheet_recording(dir, "flat", false);
+  const auto sweep_from = [&](const std::string& parameters) {
+    std::ofstream(dir / "fit.json") << R"({"parameters": )" << parameters << "}";
+    return run("sweep " + scenario + " --vary alpha=0.2:0.3:0.1 --quiet --from " +
+               (dir / "fit.json").string() + " --out " + (dir / "out").string());
+  };
+  const Result missing = sweep_from(R"({"alpha": {"value": 0.3}})");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("parameters: no value for delta of the scenario: expected the "
+                                "fit.json of a fit of this scenario"),
+            std::string::npos)
+      << missing.output;
+  const Result unknown = sweep_from(
+      R"({"alpha": {"value": 0.3}, "delta": {"value": 0.08}, "mu.table": {"value": 0.5}})");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("parameters.mu.table: the scenario has no parameter mu.table"),
+            std::string::npos)
+      << unknown.output;
+  const Result same = sweep_from(R"({"alpha": {"value": 0.3}, "delta": {"value": 0.08}})");
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+}
+
 TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
   const auto dir = scratch("sweep_fold");
   for (const bool fold : {false, true}) {
@@ -563,7 +589,39 @@ TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
   const Result simulate =
       run("simulate " + hanging + " --duration 0.02 --quiet --out " + (dir / "simulate").string());
   EXPECT_EQ(simulate.exit_code, 2) << simulate.output;
-  EXPECT_NE(simulate.output.find("cannot write into"), std::string::npos) << simulate.output;
+  EXPECT_NE(simulate.output.find("cannot write '" + (dir / "simulate/steps.csv").string() +
+                                 "': it is a folder"),
+            std::string::npos)
+      << simulate.output;
+  // Checked before anything is opened: an earlier run's files are left as they were (they were
+  // truncated to nothing beside its summary), and an empty folder named summary.json is not
+  // removed as an earlier run's summary.
+  const auto earlier = dir / "earlier";
+  ASSERT_EQ(
+      run("simulate " + hanging + " --duration 0.02 --quiet --out " + earlier.string()).exit_code,
+      0);
+  const auto trajectory_size = std::filesystem::file_size(earlier / "trajectory.csv");
+  std::filesystem::create_directories(earlier / "iterations.csv");
+  const Result again = run("simulate " + hanging + " --duration 0.02 --quiet --iterations --out " +
+                           earlier.string());
+  EXPECT_EQ(again.exit_code, 2) << again.output;
+  EXPECT_EQ(std::filesystem::file_size(earlier / "trajectory.csv"), trajectory_size);
+  std::filesystem::create_directories(dir / "summary/summary.json");
+  const Result summary =
+      run("simulate " + hanging + " --duration 0.02 --quiet --out " + (dir / "summary").string());
+  EXPECT_EQ(summary.exit_code, 2) << summary.output;
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "summary/summary.json"));
+  // fit: before the search, not after it.
+  std::filesystem::create_directories(dir / "fit/fit.json");
+  const Result fit = run("fit " + write_flat_sheet_recording(dir, "flat_fit", false) +
+                         " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+                         (dir / "fit").string());
+  EXPECT_EQ(fit.exit_code, 2) << fit.output;
+  EXPECT_NE(
+      fit.output.find("cannot write '" + (dir / "fit/fit.json").string() + "': it is a folder"),
+      std::string::npos)
+      << fit.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "fit/evaluations.csv"));
   std::filesystem::create_directories(dir / "sweep/sweep.csv.partial");
   const Result sweep = run("sweep " + write_flat_sheet_recording(dir, "flat", false) +
                            " --vary alpha=0.2:0.3:0.1 --quiet --out " + (dir / "sweep").string());
@@ -744,6 +802,66 @@ TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
     pending += line.find(",pending,") != std::string::npos ? 1 : 0;
   EXPECT_EQ(rows, 21);
   EXPECT_GT(pending, 0);  // 126 runs of about 0.15 s each do not fit in 2 s
+}
+
+// Ctrl-C after the search (here during the run with the interior-point solver) skips the runs
+// still to come, here the one at the truth, and writes the fit without them (exit code 1). The
+// signal killed the process there before, and the finished search was lost.
+TEST(ClothfitCli, AFitInterruptedAfterItsSearchIsWrittenWithoutTheLaterRuns) {
+  const auto dir = scratch("fit_interrupt_late");
+  const auto recordings = testing::source_dir() / "datasets/recordings";
+  nlohmann::json scenario =
+      nlohmann::json::parse(std::ifstream(recordings / "polyester_hitting.json"));
+  scenario["recording"] = (recordings / "polyester_hitting.csv").string();
+  scenario["truth"] = (recordings / "polyester_hitting.truth.json").string();
+  scenario["frames"] = {{"first", 0}, {"count", 300}};
+  std::ofstream(dir / "short.json") << scenario.dump();
+  const Result r = testing::run_clothfit_interrupted(
+      "fit " + (dir / "short.json").string() +
+          " --grid 2 --refine-iterations 0 --noise-replicas 0 --compare-solvers --out " +
+          (dir / "out").string(),
+      [](const std::string& output) {
+        return output.find("fit: the optimum with the interior-point solver") != std::string::npos;
+      });
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("clothfit fit: interrupted (Ctrl-C or SIGTERM) after the search: the "
+                          "run at the truth was not made"),
+            std::string::npos)
+      << r.output;
+  std::ifstream fit_file(dir / "out/fit.json");
+  ASSERT_TRUE(fit_file) << r.output;
+  const nlohmann::json fit = nlohmann::json::parse(fit_file);
+  EXPECT_FALSE(fit.contains("objective_at_truth"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/errors.svg"));
+}
+
+// A parameter the scenario fixes at another value than the truth is the scenario's choice: it is
+// not marked MISSED (it was, with an interval it does not have), and the run "at the truth" keeps
+// the fixed value, which the table says.
+TEST(ClothfitCli, AFixedParameterIsNotAMissOfTheFit) {
+  const auto dir = scratch("fit_fixed");
+  const auto recordings = testing::source_dir() / "datasets/recordings";
+  nlohmann::json scenario =
+      nlohmann::json::parse(std::ifstream(recordings / "polyester_hitting.json"));
+  scenario["recording"] = (recordings / "polyester_hitting.csv").string();
+  scenario["truth"] = (recordings / "polyester_hitting.truth.json").string();
+  scenario["frames"] = {{"first", 0}, {"count", 100}};
+  scenario["parameters"]["delta"] = 0.1;  // the truth is 0.08
+  std::ofstream(dir / "fixed.json") << scenario.dump();
+  const Result r = run("fit " + (dir / "fixed.json").string() +
+                       " --grid 2 --refine-iterations 0 --noise-replicas 0 --quiet --out " +
+                       (dir / "out").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::size_t row = r.output.find("\ndelta ");
+  ASSERT_NE(row, std::string::npos) << r.output;
+  const std::string delta = r.output.substr(row + 1, r.output.find('\n', row + 1) - row - 1);
+  EXPECT_EQ(delta.find("MISSED"), std::string::npos) << delta;
+  EXPECT_NE(delta.find("fixed by the scenario at another value than the truth"), std::string::npos)
+      << delta;
+  EXPECT_NE(r.output.find("the fitted parameters at their truth, the fixed ones at the scenario's "
+                          "values"),
+            std::string::npos)
+      << r.output;
 }
 
 // Ctrl-C (SIGINT once evaluations.csv has a run) stops a fit: no further simulation starts, no

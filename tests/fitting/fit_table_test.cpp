@@ -243,6 +243,30 @@ TEST(FitTable, HittingLayoutLikeTable3) {
   EXPECT_THROW(make_hitting_table({cloth}), InputError);
 }
 
+// The notes give the intervals' threshold the fits used (fit.json interval_tolerance), not 5 %
+// whatever it was.
+TEST(FitTable, NotesGiveTheFitsThreshold) {
+  const auto note = [](const std::vector<double>& tolerances) {
+    std::vector<FitReport> fits;
+    for (const double t : tolerances) {
+      nlohmann::json j = nlohmann::json::parse(kHitting);
+      if (t > 0)
+        j["interval_tolerance"] = t;
+      fits.push_back(parse_fit_report(j, "h.json"));
+    }
+    return make_hitting_table(fits).notes.front();
+  };
+  EXPECT_NE(note({0.2}).find("[interval within 20 % of the minimum of sum(e_n)]"),
+            std::string::npos)
+      << note({0.2});
+  EXPECT_NE(note({0.05, 0.16}).find("within 5–16 % (each fit's own threshold)"), std::string::npos)
+      << note({0.05, 0.16});
+  // Older fit.json files do not say: the default rule.
+  EXPECT_NE(note({0.0}).find("within 5 %, or twice the objective's noise when larger,"),
+            std::string::npos)
+      << note({0.0});
+}
+
 TEST(FitTable, RendersMarkdownCsvAndJson) {
   Table table;
   table.columns = {"name", "value"};

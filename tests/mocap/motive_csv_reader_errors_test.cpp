@@ -156,6 +156,17 @@ TEST(MotiveCsvReaderErrors, HeaderValues) {
                "Rotation Type: expected Quaternion or an Euler order");
 }
 
+// A finite coordinate far outside any capture volume made a fit's objective overflow to inf.
+TEST(MotiveCsvReaderErrors, CoordinatesFarFromTheOrigin) {
+  expect_error(replaced(small_csv(), "0,0.00,1,2,3", "0,0.00,1,2e7,3"), 8, 4,
+               "Position Y of Marker 'A' is 2e+07 m: expected a coordinate within 1e+06 m of the "
+               "origin");
+  // In the file's unit: 2e9 mm.
+  expect_error(replaced(replaced(small_csv(), "Length Units,Meters", "Length Units,Millimeters"),
+                        "0,0.00,1,2,3", "0,0.00,1,2,2e9"),
+               8, 5, "Position Z of Marker 'A' is 2e+06 m");
+}
+
 // A header whose key/value pairs are out of step would pair every later key with the wrong value.
 TEST(MotiveCsvReaderErrors, HeaderOutOfStep) {
   expect_error(replaced(small_csv(), "Export Frame Rate,100,", "Export Frame Rate,100,5,"), 1, 7,
