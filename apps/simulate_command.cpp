@@ -201,7 +201,8 @@ int run_simulate_command(int argc, char** argv) {
             << report->friction_error << ',' << report->friction_cone_excess << ','
             << (report->cap_retry ? 1 : 0) << '\n';
     }
-    if (state.step % scenario.output_every == 0) {
+    // Every n-th step, and the last: the run's result is always in the file.
+    if (state.step % scenario.output_every == 0 || state.step == total_steps) {
       for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
         row.add(frame);
         row.add(',');

@@ -444,6 +444,12 @@ void MotiveCsvParser::find_axis_row() {
     if (record.open_quote) {
       fail(record.line, 0, "a quoted cell that starts on this line is never closed");
     }
+    if (first && (record.text.rfind("\xFF\xFE", 0) == 0 || record.text.rfind("\xFE\xFF", 0) == 0 ||
+                  record.text.find('\0') != std::string::npos)) {
+      fail(record.line, 0,
+           "the file is UTF-16 or UTF-32 text (a byte-order mark FF FE or FE FF, or NUL bytes): "
+           "expected UTF-8 (or Latin-1); save it again as UTF-8 or export it from Motive again");
+    }
     if (first && has_lone_cr(record.text)) {
       fail(record.line, 0,
            "lines end with a lone CR (classic Mac OS line breaks); expected LF or CRLF line "

@@ -751,6 +751,35 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
   }
 }
 
+// output.every writes every n-th step and the last one: with n = 7 over 20 steps the file ended at
+// step 14, and with n = 1000 it held only the initial state.
+TEST(ClothfitCli, OutputEveryAlsoWritesTheLastStep) {
+  const auto dir = scratch("output_every");
+  nlohmann::json scenario = nlohmann::json::parse(
+      std::ifstream(testing::source_dir() / "datasets/examples/hanging.json"));
+  for (const int every : {7, 1000}) {
+    scenario["output"] = {{"every", every}};
+    std::ofstream(dir / "every.json") << scenario.dump();
+    const Result r = run("simulate " + (dir / "every.json").string() +
+                         " --duration 0.2 --quiet --out " + (dir / "out").string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    std::ifstream trajectory(dir / "out/trajectory.csv");
+    std::vector<std::string> times;
+    std::string line;
+    std::getline(trajectory, line);
+    while (std::getline(trajectory, line)) {
+      const std::string time =
+          line.substr(line.find(',') + 1, line.find(',', line.find(',') + 1) - line.find(',') - 1);
+      if (times.empty() || times.back() != time)
+        times.push_back(time);
+    }
+    const std::vector<std::string> expected =
+        every == 7 ? std::vector<std::string>{"0", "0.07", "0.14", "0.2"}
+                   : std::vector<std::string>{"0", "0.2"};
+    EXPECT_EQ(times, expected) << "every " << every;
+  }
+}
+
 // Ctrl-C (here SIGINT, sent once steps.csv shows steps done) stops a long run after its current
 // step, and the run still writes its summary and every frame it reached (exit code 1: not
 // complete). The signal killed the process before: no summary, the buffered frames lost.

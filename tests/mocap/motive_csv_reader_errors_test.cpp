@@ -167,6 +167,22 @@ TEST(MotiveCsvReaderErrors, CoordinatesFarFromTheOrigin) {
                8, 5, "Position Z of Marker 'A' is 2e+06 m");
 }
 
+// UTF-16 files were reported as lone-CR line breaks or a missing axis row.
+TEST(MotiveCsvReaderErrors, Utf16IsNamed) {
+  std::string utf16 = "\xFF\xFE";
+  for (const char c : small_csv()) {
+    utf16 += c;
+    utf16 += '\0';
+  }
+  expect_error(utf16, 1, 0, "the file is UTF-16 or UTF-32 text");
+  std::string no_mark;
+  for (const char c : small_csv()) {
+    no_mark += c;
+    no_mark += '\0';
+  }
+  expect_error(no_mark, 1, 0, "the file is UTF-16 or UTF-32 text");
+}
+
 // A header whose key/value pairs are out of step would pair every later key with the wrong value.
 TEST(MotiveCsvReaderErrors, HeaderOutOfStep) {
   expect_error(replaced(small_csv(), "Export Frame Rate,100,", "Export Frame Rate,100,5,"), 1, 7,
