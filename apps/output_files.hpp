@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace clothfit::apps {
 
@@ -18,6 +19,18 @@ inline std::string output_file_problem(const std::filesystem::path& dir,
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
       return "cannot write '" + path.string() + "': it is a folder";
+  }
+  return {};
+}
+
+// The first of `inputs` that `output` is (the same file, by any path), or empty: writing it would
+// destroy what the command read.
+inline std::string input_named_as_output(const std::string& output,
+                                         const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(output, input, ec) && !ec)
+      return input;
   }
   return {};
 }

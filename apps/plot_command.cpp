@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "core/io/input_error.hpp"
 #include "fitting/error_plot.hpp"
 #include "fitting/svg_plot.hpp"
@@ -446,6 +447,8 @@ int run_plot_command(int argc, char** argv) {
   }
   if (out_path.empty())
     out_path = std::filesystem::path(files[0]).replace_extension(".svg").string();
+  if (const std::string input = input_named_as_output(out_path, files); !input.empty())
+    return usage_error("plot", "--out names the input '" + input + "', which it would overwrite");
   std::ofstream out(out_path);
   if (!out) {  // a missing folder, a folder of that name, no permission: the path is bad input
     std::cerr << "clothfit plot: cannot open " << out_path << " for writing\n";

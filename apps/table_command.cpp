@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "core/io/input_error.hpp"
 #include "fitting/fit_table.hpp"
 
@@ -79,6 +80,8 @@ int run_table_command(int argc, char** argv) {
     std::cout << text;
     return kExitOk;
   }
+  if (const std::string input = input_named_as_output(out_path, files); !input.empty())
+    return usage_error("table", "--out names the input '" + input + "', which it would overwrite");
   std::ofstream out(out_path);
   if (!out) {  // a missing folder, a folder of that name, no permission: the path is bad input
     std::cerr << "clothfit table: cannot open " << out_path << " for writing\n";

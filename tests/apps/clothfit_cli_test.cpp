@@ -891,6 +891,18 @@ TEST(ClothfitCli, AFixedParameterIsNotAMissOfTheFit) {
                           "values"),
             std::string::npos)
       << r.output;
+  // table and plot refuse to write over what they read (they replaced it).
+  const auto out = dir / "out";
+  const Result table = run("table " + (out / "fit.json").string() + " --out " +
+                           (dir / "out/../out/fit.json").string());
+  EXPECT_EQ(table.exit_code, 2) << table.output;
+  EXPECT_NE(table.output.find("--out names the input"), std::string::npos) << table.output;
+  EXPECT_NO_THROW(nlohmann::json::parse(std::ifstream(out / "fit.json")));
+  const auto frames_size = std::filesystem::file_size(out / "frames.csv");
+  const Result plot =
+      run("plot " + (out / "frames.csv").string() + " --out " + (out / "frames.csv").string());
+  EXPECT_EQ(plot.exit_code, 2) << plot.output;
+  EXPECT_EQ(std::filesystem::file_size(out / "frames.csv"), frames_size);
 }
 
 // Ctrl-C (SIGINT once evaluations.csv has a run) stops a fit: no further simulation starts, no
