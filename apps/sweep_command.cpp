@@ -109,7 +109,8 @@ int run_sweep_command(int argc, char** argv) {
                                " of the scenario: expected the fit.json of a fit of this "
                                "scenario");
         }
-        for (const auto& [name, value] : fit["parameters"].items()) {
+        for (const auto& item : fit["parameters"].items()) {
+          const std::string& name = item.key();
           const auto& specs = scenario.parameters.specs();
           if (std::none_of(specs.begin(), specs.end(),
                            [&](const fitting::ParameterSpec& s) { return s.name == name; })) {
