@@ -833,18 +833,24 @@ TEST(ClothfitCli, AnInterruptedSweepSavesItsPointsAndTheOthersPending) {
   EXPECT_GT(pending, 0);  // 126 runs of about 0.15 s each do not fit in 2 s
 }
 
-// Ctrl-C after the search (here during the run with the interior-point solver) skips the runs
-// still to come, here the one at the truth, and writes the fit without them (exit code 1). The
-// signal killed the process there before, and the finished search was lost.
-TEST(ClothfitCli, AFitInterruptedAfterItsSearchIsWrittenWithoutTheLaterRuns) {
-  const auto dir = scratch("fit_interrupt_late");
+// The bundled polyester_hitting recording scenario cut to its first `frames` frames, with its
+// files named by absolute path (the copy lives in a scratch folder).
+nlohmann::json short_hitting_scenario(int frames) {
   const auto recordings = testing::source_dir() / "datasets/recordings";
   nlohmann::json scenario =
       nlohmann::json::parse(std::ifstream(recordings / "polyester_hitting.json"));
   scenario["recording"] = (recordings / "polyester_hitting.csv").string();
   scenario["truth"] = (recordings / "polyester_hitting.truth.json").string();
-  scenario["frames"] = {{"first", 0}, {"count", 300}};
-  std::ofstream(dir / "short.json") << scenario.dump();
+  scenario["frames"] = {{"first", 0}, {"count", frames}};
+  return scenario;
+}
+
+// Ctrl-C after the search (here during the run with the interior-point solver) skips the runs
+// still to come, here the one at the truth, and writes the fit without them (exit code 1). The
+// signal killed the process there before, and the finished search was lost.
+TEST(ClothfitCli, AFitInterruptedAfterItsSearchIsWrittenWithoutTheLaterRuns) {
+  const auto dir = scratch("fit_interrupt_late");
+  std::ofstream(dir / "short.json") << short_hitting_scenario(300).dump();
   const Result r = testing::run_clothfit_interrupted(
       "fit " + (dir / "short.json").string() +
           " --grid 2 --refine-iterations 0 --noise-replicas 0 --compare-solvers --out " +
@@ -869,12 +875,7 @@ TEST(ClothfitCli, AFitInterruptedAfterItsSearchIsWrittenWithoutTheLaterRuns) {
 // the fixed value, which the table says.
 TEST(ClothfitCli, AFixedParameterIsNotAMissOfTheFit) {
   const auto dir = scratch("fit_fixed");
-  const auto recordings = testing::source_dir() / "datasets/recordings";
-  nlohmann::json scenario =
-      nlohmann::json::parse(std::ifstream(recordings / "polyester_hitting.json"));
-  scenario["recording"] = (recordings / "polyester_hitting.csv").string();
-  scenario["truth"] = (recordings / "polyester_hitting.truth.json").string();
-  scenario["frames"] = {{"first", 0}, {"count", 100}};
+  nlohmann::json scenario = short_hitting_scenario(100);
   scenario["parameters"]["delta"] = 0.1;  // the truth is 0.08
   std::ofstream(dir / "fixed.json") << scenario.dump();
   const Result r = run("fit " + (dir / "fixed.json").string() +
