@@ -72,13 +72,18 @@ std::string join(const std::vector<std::string>& fields) {
   return s;
 }
 
+// An empty or nan field: a frame without visible markers, a point that did not run.
+bool is_missing(const std::string& text) {
+  return text.empty() || text == "nan" || text == "NaN" || text == "-nan";
+}
+
 // Field `column` of row `row` as a finite number; empty and "nan" (a failed point, a frame
 // without visible markers) give NaN when allow_nan.
 double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allow_nan) {
   const std::string& text = csv.rows[row][column];
   const InputLocation where{csv.path, csv.lines[row], static_cast<int>(column) + 1,
                             csv.header[column]};
-  if (text.empty() || text == "nan" || text == "NaN" || text == "-nan") {
+  if (is_missing(text)) {
     if (allow_nan)
       return kNaN;
     throw InputError(where, "expected a number, found '" + text + "'");
@@ -90,6 +95,30 @@ double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allo
   if (!std::isfinite(v))
     throw InputError(where, std::string("expected a finite number") +
                                 (allow_nan ? " or an empty field" : "") + ", found '" + text + "'");
+  return v;
+}
+
+// number() that must also not be negative (an error, a spread, an objective: sums of distances).
+double non_negative(const CsvFile& csv, std::size_t row, std::size_t column, bool allow_nan) {
+  const double v = number(csv, row, column, allow_nan);
+  if (v < 0)
+    throw InputError({csv.path, csv.lines[row], static_cast<int>(column) + 1, csv.header[column]},
+                     "expected a number ≥ 0, found '" + csv.rows[row][column] + "'");
+  return v;
+}
+
+// Field `column` of row `row` as a count: digits only, at least `minimum`.
+long count_field(const CsvFile& csv, std::size_t row, std::size_t column, long minimum) {
+  const std::string& text = csv.rows[row][column];
+  const InputLocation where{csv.path, csv.lines[row], static_cast<int>(column) + 1,
+                            csv.header[column]};
+  const bool digits =
+      !text.empty() && text.size() <= 12 &&
+      std::all_of(text.begin(), text.end(), [](unsigned char c) { return c >= '0' && c <= '9'; });
+  const long v = digits ? std::stol(text) : -1;
+  if (!digits || v < minimum)
+    throw InputError(where,
+                     "expected an integer ≥ " + std::to_string(minimum) + ", found '" + text + "'");
   return v;
 }
 
@@ -199,10 +228,30 @@ Sweep read_sweep(const CsvFile& csv) {
     // failed and pending points have empty or nan fields and are drawn as gaps / grey cells. A
     // point that ran ("ok", "iteration_cap") has its ē (the objective may be left out: the
     // optimum is then the smallest ē).
-    const std::string& status = csv.rows[r][k + kSweepTail.size() - 1];
+    const std::size_t status_column = k + kSweepTail.size() - 1;
+    const std::string& status = csv.rows[r][status_column];
     const bool ran = status == "ok" || status == "iteration_cap";
-    s.objective.push_back(number(csv, r, k, true));
-    s.mean_error_m.push_back(number(csv, r, k + 1, !ran));
+    if (!ran && status != "failed" && status != "pending")
+      throw InputError({csv.path, csv.lines[r], static_cast<int>(status_column) + 1, "status"},
+                       "expected ok, iteration_cap, failed or pending, found '" + status + "'");
+    if (!ran) {  // numbers here would be drawn, even chosen as the optimum, for a point that
+                 // has none
+      for (std::size_t c = k; c < status_column; ++c) {
+        if (!is_missing(csv.rows[r][c]))
+          throw InputError(
+              {csv.path, csv.lines[r], static_cast<int>(c) + 1, csv.header[c]},
+              "expected an empty field for a " + status + " point, found '" + csv.rows[r][c] + "'");
+      }
+    }
+    s.objective.push_back(non_negative(csv, r, k, true));
+    s.mean_error_m.push_back(non_negative(csv, r, k + 1, !ran));
+    non_negative(csv, r, k + 2, true);
+    // A sweep's grid increases along its (only, or fastest) axis: a 1-D file out of order or
+    // with a value twice would be drawn as a zig-zag.
+    if (k == 1 && r > 0 && !(s.values[0][r] > s.values[0][r - 1]))
+      throw InputError({csv.path, csv.lines[r], 1, s.names[0]},
+                       "expected values increasing down the file, found " + csv.rows[r][0] +
+                           " after " + csv.rows[r - 1][0]);
   }
   return s;
 }
@@ -235,9 +284,27 @@ std::string frames_plot(const CsvFile& csv, const std::string& title) {
   fitting::FrameSeries frames;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     // The cells in their order, so that a row's first bad cell is the one reported.
+    const long frame = count_field(csv, r, 0, 0);
+    if (r > 0 && frame <= std::stol(csv.rows[r - 1][0]))
+      throw InputError({csv.path, csv.lines[r], 1, "frame"},
+                       "expected frames increasing down the file, found " + csv.rows[r][0] +
+                           " after " + csv.rows[r - 1][0]);
     frames.time_s.push_back(number(csv, r, 1, false));
-    frames.error_m.push_back(number(csv, r, 2, true));
-    frames.spread_m.push_back(number(csv, r, 3, true));
+    if (r > 0 && !(frames.time_s[r] > frames.time_s[r - 1]))
+      throw InputError({csv.path, csv.lines[r], 2, "time_s"},
+                       "expected times increasing down the file, found " + csv.rows[r][1] +
+                           " after " + csv.rows[r - 1][1]);
+    frames.error_m.push_back(non_negative(csv, r, 2, true));
+    frames.spread_m.push_back(non_negative(csv, r, 3, true));
+    const long visible = count_field(csv, r, 4, 0);
+    // A frame has an error exactly when a marker of it was seen.
+    if ((visible == 0) != std::isnan(frames.error_m[r]))
+      throw InputError({csv.path, csv.lines[r], 3, "error_m"},
+                       visible == 0 ? "expected an empty field: the frame has no visible markers, "
+                                      "found '" +
+                                          csv.rows[r][2] + "'"
+                                    : "expected a number: the frame has " + csv.rows[r][4] +
+                                          " visible markers, found '" + csv.rows[r][2] + "'");
     const double c = number(csv, r, 5, false);
     if (c != 0.0 && c != 1.0)
       throw InputError({csv.path, csv.lines[r], 6, "contact"},

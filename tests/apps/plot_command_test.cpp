@@ -59,7 +59,7 @@ constexpr const char* kSweep1 =
     "mu.table,objective,mean_error_m,mean_spread_m,status\n"
     "0.1,4.0,0.010,0.01,ok\n"
     "0.2,2.0,0.005,0.01,ok\n"
-    "0.3,,,,diverged\n"
+    "0.3,,,,failed\n"
     "0.4,3.0,0.0075,0.01,ok\n";
 
 TEST(PlotCommand, FramesCsvGivesErrorsOverTimeWithContactShaded) {
@@ -402,6 +402,79 @@ TEST(PlotCommand, BadCsvNamesFileLineAndExpectation) {
       << folder.output;
   EXPECT_EQ(run("plot").exit_code, 2);
   EXPECT_EQ(run("plot --help").exit_code, 0);
+}
+
+// Rows that parse but cannot be what fit or sweep wrote are refused by cell, not drawn: a plot of
+// them would show a wrong answer (a failed point chosen as the optimum, a negative ē, a time axis
+// that runs back).
+TEST(PlotCommand, RowsThatNoRunWritesAreRefusedByCell) {
+  const auto dir = scratch("impossible");
+  for (const auto& [file, row, message] :
+       {std::tuple{"fr.csv", "x,0.05,0.01,0.01,20,0",
+                   "fr.csv:7:1: frame: expected an integer ≥ 0, found 'x'"},
+        std::tuple{"fd.csv", "4.5,0.05,0.01,0.01,20,0",
+                   "fd.csv:7:1: frame: expected an integer ≥ 0, found '4.5'"},
+        std::tuple{"fo.csv", "3,0.05,0.01,0.01,20,0",
+                   "fo.csv:7:1: frame: expected frames increasing down the file, found 3 after 4"},
+        std::tuple{"to.csv", "5,0.04,0.01,0.01,20,0",
+                   "to.csv:7:2: time_s: expected times increasing down the file, found 0.04 "
+                   "after 0.04"},
+        std::tuple{"en.csv", "5,0.05,-0.01,0.01,20,0",
+                   "en.csv:7:3: error_m: expected a number ≥ 0, found '-0.01'"},
+        std::tuple{"sn.csv", "5,0.05,0.01,-1,20,0",
+                   "sn.csv:7:4: spread_m: expected a number ≥ 0, found '-1'"},
+        std::tuple{"vm.csv", "5,0.05,0.01,0.01,-2,0",
+                   "vm.csv:7:5: visible_markers: expected an integer ≥ 0, found '-2'"},
+        std::tuple{"v0.csv", "5,0.05,0.01,0.01,0,0",
+                   "v0.csv:7:3: error_m: expected an empty field: the frame has no visible "
+                   "markers, found '0.01'"},
+        std::tuple{"ve.csv", "5,0.05,,,20,0",
+                   "ve.csv:7:3: error_m: expected a number: the frame has 20 visible markers, "
+                   "found ''"}}) {
+    const Result r = run("plot " + write(dir / file, kFrames + std::string(row) + "\n"));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+
+  const std::string header = "mu.table,objective,mean_error_m,mean_spread_m,status\n";
+  for (const auto& [file, rows, message] :
+       {// A failed point with numbers was drawn and chosen as the optimum.
+        std::tuple{"fn.csv", "0.1,4.0,0.010,0.01,ok\n0.2,0.5,0.001,0.01,failed\n",
+                   "fn.csv:3:2: objective: expected an empty field for a failed point, found "
+                   "'0.5'"},
+        std::tuple{"pn.csv", "0.1,4.0,0.010,0.01,ok\n0.2,,0.001,,pending\n",
+                   "pn.csv:3:3: mean_error_m: expected an empty field for a pending point, "
+                   "found '0.001'"},
+        std::tuple{"st.csv", "0.1,4.0,0.010,0.01,ok\n0.2,,,,diverged\n",
+                   "st.csv:3:5: status: expected ok, iteration_cap, failed or pending, found "
+                   "'diverged'"},
+        std::tuple{"ob.csv", "0.1,-4.0,0.010,0.01,ok\n",
+                   "ob.csv:2:2: objective: expected a number ≥ 0, found '-4.0'"},
+        std::tuple{"me.csv", "0.1,4.0,-0.010,0.01,ok\n",
+                   "me.csv:2:3: mean_error_m: expected a number ≥ 0, found '-0.010'"},
+        std::tuple{"ms.csv", "0.1,4.0,0.010,-0.01,iteration_cap\n",
+                   "ms.csv:2:4: mean_spread_m: expected a number ≥ 0, found '-0.01'"},
+        // A 1-D sweep runs up its grid; a value twice or back would draw a zig-zag.
+        std::tuple{"dx.csv", "0.1,4.0,0.010,0.01,ok\n0.1,3.0,0.009,0.01,ok\n",
+                   "dx.csv:3:1: mu.table: expected values increasing down the file, found 0.1 "
+                   "after 0.1"},
+        std::tuple{"ux.csv", "0.2,4.0,0.010,0.01,ok\n0.1,3.0,0.009,0.01,ok\n",
+                   "ux.csv:3:1: mu.table: expected values increasing down the file, found 0.1 "
+                   "after 0.2"}}) {
+    const Result r = run("plot " + write(dir / file, header + rows));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+  // What fit and sweep write still plots: frames without markers, failed and pending points with
+  // nan or nothing, the replica columns of a failed point.
+  EXPECT_EQ(run("plot " + write(dir / "fine_frames.csv", kFrames + std::string("5,0.05,,,0,0\n")))
+                .exit_code,
+            0);
+  EXPECT_EQ(run("plot " + write(dir / "fine_sweep.csv",
+                                header + "0.1,4.0,0.010,0.01,ok\n0.2,nan,nan,nan,failed\n"
+                                         "0.3,,,,pending\n0.4,0,0,0,iteration_cap\n"))
+                .exit_code,
+            0);
 }
 
 // CSV files a user edited wrong, made at random from a frames.csv, a 1-D and a 2-D sweep: a field
