@@ -42,10 +42,10 @@ struct Marks {
 };
 
 // A number field that may be null (NaN written by the fitter) → NaN.
-double number_or_nan(const JsonObject& o, const std::string& key) {
+double number_or_nan(const JsonObject& o, const std::string& key, Range range = Range::any()) {
   if (o.has(key) && o.raw(key).is_null())
     return kNaN;
-  return o.number(key);
+  return o.number(key, range);
 }
 
 std::string format(const char* pattern, double v) {
@@ -197,18 +197,23 @@ FitReport parse_fit_report(const nlohmann::json& json, const std::string& file) 
         p.fail("interval",
                "expected lower <= upper, found [" + significant(a) + ", " + significant(b) + "]");
       out.interval = std::make_pair(a, b);
+      // The fitter widens the interval to contain the optimum: a value outside is not its file.
+      if (std::isfinite(out.value) && (out.value < a || out.value > b))
+        p.fail("interval", "expected an interval containing the value " + significant(out.value) +
+                               ", found [" + significant(a) + ", " + significant(b) + "]");
     }
     out.pinned = p.boolean("pinned", true);
     if (p.has("truth") && !p.raw("truth").is_null())
       out.truth = p.number("truth");
     fit.parameters.push_back(out);
   }
-  fit.objective = number_or_nan(root, "objective");
-  fit.mean_error_m = number_or_nan(root, "mean_error_m");
-  fit.mean_spread_m = number_or_nan(root, "mean_spread_m");
-  fit.q = number_or_nan(root, "q");
+  // Sums and means of distances, and ratios of times: none is negative.
+  fit.objective = number_or_nan(root, "objective", Range::non_negative());
+  fit.mean_error_m = number_or_nan(root, "mean_error_m", Range::non_negative());
+  fit.mean_spread_m = number_or_nan(root, "mean_spread_m", Range::non_negative());
+  fit.q = number_or_nan(root, "q", Range::non_negative());
   if (root.has("q_interior_point") && !root.raw("q_interior_point").is_null())
-    fit.q_interior_point = root.number("q_interior_point");
+    fit.q_interior_point = root.number("q_interior_point", Range::non_negative());
   if (root.has("interval_tolerance"))
     fit.interval_tolerance = root.number("interval_tolerance", Range::positive());
   fit.evaluations = root.integer("evaluations", 0, Range::non_negative());

@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/io/input_error.hpp"
@@ -38,8 +40,10 @@ std::string tablecloth_json(const std::string& material, const std::string& cond
    "parameters": {"alpha": {"value": 0.2, "fitted": false},
                   "mu.table": {"value": )" +
          std::to_string(mu) + R"(, "fitted": true, "lower": 0, "upper": 1,
-                               "interval": [0.1, 0.4], "pinned": )" +
-         (pinned ? "true" : "false") + R"(, "truth": )" + std::to_string(truth) + R"(}},
+                               "interval": [)" +
+         std::to_string(std::min(0.1, mu)) + ", " + std::to_string(std::max(0.4, mu)) +
+         R"(], "pinned": )" + (pinned ? "true" : "false") + R"(, "truth": )" +
+         std::to_string(truth) + R"(}},
    "objective": 3.1, "mean_error_m": )" +
          std::to_string(error_m) + R"(, "mean_spread_m": 0.0101, "q": 0.031,
    "evaluations": 40, "wall_seconds": 12.5, "termination": "converged"})";
@@ -99,6 +103,33 @@ TEST(FitTable, ErrorsNameTheFileAndTheField) {
   EXPECT_THROW(read_fit_report((scratch_dir() / "no_such_file.json").string()), InputError);
 }
 
+// Numbers no fit writes are refused by field: a negative error or q, an optimum outside its
+// interval (the fitter widens the interval to contain it).
+TEST(FitTable, ImpossibleNumbersAreRefusedByField) {
+  for (const auto& [pointer, value, field] :
+       {std::tuple{"/mean_error_m", -0.01, "mean_error_m"},
+        std::tuple{"/mean_spread_m", -0.01, "mean_spread_m"},
+        std::tuple{"/objective", -3.0, "objective"}, std::tuple{"/q", -0.5, "q"},
+        std::tuple{"/q_interior_point", -1.0, "q_interior_point"},
+        std::tuple{"/parameters/alpha/value", 0.31, "parameters.alpha.interval"},
+        std::tuple{"/parameters/delta/value", 1.1, "parameters.delta.interval"}}) {
+    nlohmann::json json = nlohmann::json::parse(kHitting);
+    json[nlohmann::json::json_pointer(pointer)] = value;
+    try {
+      parse_fit_report(json, "h.json");
+      ADD_FAILURE() << pointer << " = " << value << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().file, "h.json");
+      EXPECT_EQ(e.location().field, field) << e.what();
+    }
+  }
+  // The ends of the interval are inside it, and a zero error is an error (a perfect match).
+  nlohmann::json json = nlohmann::json::parse(kHitting);
+  json["parameters"]["alpha"]["value"] = 0.3;
+  json["mean_error_m"] = 0.0;
+  EXPECT_NO_THROW(parse_fit_report(json, "h.json"));
+}
+
 TEST(FitTable, NullNumbersFromAFailedFitReadAsNaN) {
   const FitReport fit = parse_fit_report(
       nlohmann::json::parse(R"({"name": "x", "material": "w", "experiment": "other",
@@ -152,8 +183,8 @@ TEST(FitTable, MarksFitsThatMissTheirTruth) {
       nlohmann::json::parse(tablecloth_json("wool", "high", 1.55, 1.6, true, 0.01)), "h.json");
   const Table table = make_tablecloth_table({low_miss, high_hit});
   ASSERT_EQ(table.rows.size(), 1u);
-  EXPECT_EQ(table.rows[0][1], "0.41 [0.1, 0.4]‡");  // truth 0.3: inside the interval
-  EXPECT_EQ(table.rows[0][5], "1.55 [0.1, 0.4]");
+  EXPECT_EQ(table.rows[0][1], "0.41 [0.1, 0.41]‡");  // truth 0.3: inside the interval
+  EXPECT_EQ(table.rows[0][5], "1.55 [0.1, 1.55]");
   ASSERT_EQ(table.notes.size(), 2u);
   EXPECT_NE(table.notes[1].find("‡ missed, but the truth lies inside"), std::string::npos);
 
@@ -202,7 +233,7 @@ TEST(FitTable, TableclothLayoutPairsLowAndHighPerMaterial) {
   EXPECT_EQ(table.columns, columns);
   ASSERT_EQ(table.rows.size(), 2u);
   const std::vector<std::string> polyester = {"polyester", "0.18 [0.1, 0.4]*", "0.2", "0.91",
-                                              "1.01",      "0.62 [0.1, 0.4]",  "0.6", "0.84",
+                                              "1.01",      "0.62 [0.1, 0.62]",  "0.6", "0.84",
                                               "1.01"};
   EXPECT_EQ(table.rows[0], polyester);
   EXPECT_EQ(table.rows[1][0], "wool");
