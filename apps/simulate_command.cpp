@@ -249,6 +249,9 @@ int run_simulate_command(int argc, char** argv) {
   if (write_iterations)
     finish(iterations, "iterations.csv");
 
+  const auto over_steps = [&run](auto value) {
+    return run.steps > 0 ? nlohmann::json(value) : nlohmann::json();
+  };
   nlohmann::json summary{
       {"scenario", scenario.name},
       {"nodes", scenario.model.mesh.num_nodes()},
@@ -257,11 +260,12 @@ int run_simulate_command(int argc, char** argv) {
       {"steps", run.steps},
       {"simulated_seconds", run.simulated_seconds},
       {"wall_seconds", run.wall_seconds},
-      {"q", run.q},
-      {"mean_iterations", run.mean_iterations},
-      {"max_iterations", run.max_iterations},
-      {"mean_factorizations", run.mean_factorizations},
-      {"max_constraint_violation", run.max_constraint_violation},
+      // Figures over the steps taken: null when none was (the first step failed).
+      {"q", over_steps(run.q)},
+      {"mean_iterations", over_steps(run.mean_iterations)},
+      {"max_iterations", over_steps(run.max_iterations)},
+      {"mean_factorizations", over_steps(run.mean_factorizations)},
+      {"max_constraint_violation", over_steps(run.max_constraint_violation)},
       {"unconverged_steps", run.unconverged_steps},
       {"retried_steps", run.retried_steps},
       {"max_friction_cone_excess", run.max_friction_cone_excess},
@@ -275,11 +279,15 @@ int run_simulate_command(int argc, char** argv) {
   std::cout << "scenario                 " << scenario.name << "\n"
             << "nodes                    " << scenario.model.mesh.num_nodes() << "\n"
             << "steps                    " << run.steps << " (" << run.simulated_seconds << " s)\n"
-            << "wall time                " << run.wall_seconds << " s\n"
-            << "q (wall / simulated)     " << run.q << "\n"
-            << "mean iterations / step   " << run.mean_iterations << " (" << run.mean_factorizations
-            << " factorisations)\n"
-            << "max constraint violation " << run.max_constraint_violation << "\n";
+            << "wall time                " << run.wall_seconds << " s\n";
+  if (run.steps > 0) {
+    std::cout << "q (wall / simulated)     " << run.q << "\n"
+              << "mean iterations / step   " << run.mean_iterations << " ("
+              << run.mean_factorizations << " factorisations)\n"
+              << "max constraint violation " << run.max_constraint_violation << "\n";
+  } else {
+    std::cout << "q, iterations, violation n/a (no step was taken)\n";
+  }
   if (run.retried_steps > 0) {
     std::cout << "steps taken again        " << run.retried_steps
               << " (they reached the iteration cap; retried with the compliance centred)\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace clothfit::scenario {
 
@@ -56,11 +57,12 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
   }
   summary.simulated_seconds = summary.steps * scenario.model.options.time_step;
   summary.wall_seconds = std::chrono::duration<double>(stepping).count() - observing;
-  summary.q =
-      summary.simulated_seconds > 0 ? summary.wall_seconds / summary.simulated_seconds : 0.0;
-  summary.mean_iterations = summary.steps > 0 ? double(total_iterations) / summary.steps : 0.0;
-  summary.mean_factorizations =
-      summary.steps > 0 ? double(total_factorizations) / summary.steps : 0.0;
+  // Without a step taken there is nothing to divide by: NaN, not a q of 0 (infinitely fast).
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  const bool any = summary.steps > 0;
+  summary.q = any ? summary.wall_seconds / summary.simulated_seconds : kNone;
+  summary.mean_iterations = any ? double(total_iterations) / summary.steps : kNone;
+  summary.mean_factorizations = any ? double(total_factorizations) / summary.steps : kNone;
   return summary;
 }
 

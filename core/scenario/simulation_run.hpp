@@ -14,7 +14,9 @@ namespace clothfit::scenario {
 struct RunSummary {
   long steps = 0;  // steps taken
   double simulated_seconds = 0.0;
-  double wall_seconds = 0.0;     // stepping only (the observers' time excluded)
+  double wall_seconds = 0.0;  // stepping only (the observers' time excluded)
+  // The means over the steps taken; NaN when none was (the first step failed, or a stop came
+  // before it). max_iterations is then 0.
   double q = 0.0;                // wall_seconds / simulated_seconds
   double mean_iterations = 0.0;  // projection iterations per step
   int max_iterations = 0;

@@ -780,6 +780,33 @@ TEST(ClothfitCli, OutputEveryAlsoWritesTheLastStep) {
   }
 }
 
+// A run whose first step fails has no step to take means over: its summary gives null for q, the
+// iteration counts and the violation, not 0 (which read as an infinitely fast, perfect run).
+TEST(ClothfitCli, ARunThatFailsAtItsFirstStepHasNoFiguresOverSteps) {
+  const auto dir = scratch("first_step_fails");
+  // One held corner jumps 5 m in the first step: no inextensible sheet can follow.
+  std::ofstream(dir / "tear.json") << R"({"cloth": {"mesh": {"type": "grid", "width": 0.42,
+      "height": 0.594, "nodes_x": 7, "nodes_y": 9}, "material": "polyester", "damping": 0.2,
+      "virtual_density": 0.08}, "time": {"duration": 0.1},
+      "held": [{"nodes": [[0, 0]]}, {"nodes": [[0, 6]], "path": [
+        {"time": 0.0, "offset": [0, 0, 0]}, {"time": 0.01, "offset": [5.0, 0, 0]}]}]})";
+  const Result r =
+      run("simulate " + (dir / "tear.json").string() + " --quiet --out " + (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("q, iterations, violation n/a (no step was taken)"), std::string::npos)
+      << r.output;
+  std::ifstream summary_file(dir / "out/summary.json");
+  ASSERT_TRUE(summary_file) << r.output;
+  const nlohmann::json summary = nlohmann::json::parse(summary_file);
+  EXPECT_EQ(summary["status"], "failed");
+  EXPECT_EQ(summary["steps"], 0);
+  for (const char* key : {"q", "mean_iterations", "max_iterations", "mean_factorizations",
+                          "max_constraint_violation"})
+    EXPECT_TRUE(summary[key].is_null()) << key << ": " << summary[key];
+  EXPECT_NE(summary["message"].get<std::string>().find("step 1 "), std::string::npos)
+      << summary["message"];
+}
+
 // Ctrl-C (here SIGINT, sent once steps.csv shows steps done) stops a long run after its current
 // step, and the run still writes its summary and every frame it reached (exit code 1: not
 // complete). The signal killed the process before: no summary, the buffered frames lost.
