@@ -102,20 +102,51 @@ double JsonObject::number(const std::string& key, double fallback, Range range) 
   return has(key) ? number(key, range) : fallback;
 }
 
+std::optional<long long> whole_number(const nlohmann::json& j) {
+  if (j.is_number_unsigned()) {
+    const auto u = j.get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
+      return std::nullopt;
+    return static_cast<long long>(u);
+  }
+  if (j.is_number_integer())
+    return j.get<long long>();
+  if (j.is_number_float()) {
+    const double v = j.get<double>();
+    constexpr double kExact = 9007199254740992.0;  // 2^53: every whole double below is exact
+    if (std::isfinite(v) && std::floor(v) == v && std::abs(v) <= kExact)
+      return static_cast<long long>(v);
+  }
+  return std::nullopt;
+}
+
+bool is_whole_number(const nlohmann::json& j) {
+  if (j.is_number_integer())  // signed or unsigned
+    return true;
+  return j.is_number_float() && std::isfinite(j.get<double>()) &&
+         std::floor(j.get<double>()) == j.get<double>();
+}
+
 int JsonObject::integer(const std::string& key, Range range) const {
   const nlohmann::json& j = require(key);
-  if (!j.is_number_integer()) {
-    // A number with a fraction names its value: "found 2.5", not "found a number".
-    fail(key, "expected an integer (" + range.describe() + "), found " +
-                  (j.is_number() ? format_number(j.get<double>()) : type_name(j)));
+  const std::optional<long long> v = whole_number(j);
+  // The value as written: "found 2.5", "found 18446744073709551615", not a wrapped or rounded one.
+  const std::string found = j.is_number() ? j.dump() : type_name(j);
+  if (!is_whole_number(j))
+    fail(key, "expected an integer (" + range.describe() + "), found " + found);
+  // A whole number out of range, or too large for an int (or a long long) at all: then the
+  // message gives the int's bounds too.
+  const bool fits_int =
+      v && *v <= std::numeric_limits<int>::max() && *v >= std::numeric_limits<int>::min();
+  if (!fits_int || !range.contains(static_cast<double>(*v))) {
+    std::string expected =
+        "expected an integer" + range.describe().substr(std::string("a finite number").size());
+    if (!fits_int && !std::isfinite(range.max))  // a finite max already bounds it
+      expected +=
+          std::string(std::isfinite(range.min) ? " and" : " >= -2147483648 and") + " <= 2147483647";
+    fail(key, expected + ", found " + found);
   }
-  const auto v = j.get<long long>();
-  if (!range.contains(static_cast<double>(v)) || v > std::numeric_limits<int>::max()) {
-    fail(key, "expected an integer" +
-                  range.describe().substr(std::string("a finite number").size()) + ", found " +
-                  std::to_string(v));
-  }
-  return static_cast<int>(v);
+  return static_cast<int>(*v);
 }
 
 int JsonObject::integer(const std::string& key, int fallback, Range range) const {

@@ -90,6 +90,13 @@ class JsonObject {
 // A number as error messages print it (the shortest form a stream gives, e.g. 1e+12).
 std::string format_number(double v);
 
+// The value of a JSON number that is a whole number and fits a long long: 6, -3, and 6.0 or 6e0
+// (JSON does not tell them apart from 6); nullopt for 2.5, 1e300, an unsigned value beyond
+// LLONG_MAX (which would wrap) and anything not a number.
+std::optional<long long> whole_number(const nlohmann::json& j);
+// Whether j is a whole number of any size (1e300 and 18446744073709551615 are).
+bool is_whole_number(const nlohmann::json& j);
+
 // Parses a JSON file; syntax errors become InputError with line and column, and a path that is a
 // directory or cannot be opened an InputError naming it.
 nlohmann::json read_json_file(const std::string& path);

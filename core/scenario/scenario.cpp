@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 #include "core/io/json_object.hpp"
@@ -73,26 +74,32 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
   std::string name = key;
   if (from_array)
     name.append("[").append(std::to_string(index)).append("]");
-  if (j.is_number_integer()) {
-    const long node = j.get<long>();
-    if (node < 0 || node >= mesh.num_nodes()) {
-      object.fail(name, "node index " + std::to_string(node) + " is out of range 0.." +
+  // Indices as written (a huge one is out of range, not wrapped or cut to an int).
+  if (j.is_number()) {
+    const std::optional<long long> node = whole_number(j);
+    if (!is_whole_number(j))
+      object.fail(name, "expected a node index (a whole number), found " + j.dump());
+    if (!node || *node < 0 || *node >= mesh.num_nodes()) {
+      object.fail(name, "node index " + j.dump() + " is out of range 0.." +
                             std::to_string(mesh.num_nodes() - 1));
     }
-    return static_cast<int>(node);
+    return static_cast<int>(*node);
   }
-  if (j.is_array() && j.size() == 2 && j[0].is_number_integer() && j[1].is_number_integer()) {
+  if (j.is_array() && j.size() == 2 && j[0].is_number() && j[1].is_number()) {
     if (mesh.grid_columns == 0)
       object.fail(name, "[row, column] needs a grid mesh; use a node index");
-    const int row = j[0].get<int>(), column = j[1].get<int>();
-    if (row < 0 || row >= mesh.grid_rows || column < 0 || column >= mesh.grid_columns) {
+    const std::optional<long long> row = whole_number(j[0]), column = whole_number(j[1]);
+    if (!is_whole_number(j[0]) || !is_whole_number(j[1]))
+      object.fail(name, "expected [row, column] of whole numbers, found " + j.dump());
+    if (!row || !column || *row < 0 || *row >= mesh.grid_rows || *column < 0 ||
+        *column >= mesh.grid_columns) {
       std::string problem = "[";
-      problem.append(std::to_string(row)).append(", ").append(std::to_string(column));
+      problem.append(j[0].dump()).append(", ").append(j[1].dump());
       problem.append("] is outside the grid of ").append(std::to_string(mesh.grid_rows));
       problem.append(" rows × ").append(std::to_string(mesh.grid_columns)).append(" columns");
       object.fail(name, problem);
     }
-    return mesh.grid_node(row, column);
+    return mesh.grid_node(static_cast<int>(*row), static_cast<int>(*column));
   }
   object.fail(name, "expected a node index or [row, column]");
 }

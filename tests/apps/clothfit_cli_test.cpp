@@ -688,6 +688,23 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "held[0].nodes[0]: [0, 3] is outside the grid of 3 rows × 3 columns"},
       {"held_column_negative.json", held_nodes("[[0, -1]]"),
        "held[0].nodes[0]: [0, -1] is outside the grid of 3 rows × 3 columns"},
+      // Integers as written: a huge one is not wrapped (it said "found -1") nor cut to an int (a
+      // row of 2^32 was row 0), and 2.0 is the integer 2.
+      {"huge.json",
+       grid_scenario(R"("width": 1, "height": 1, "nodes_x": 18446744073709551615, "nodes_y": 3)"),
+       "cloth.mesh.nodes_x: expected an integer >= 2 and <= 2147483647, found "
+       "18446744073709551615"},
+      {"huge_float.json",
+       grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1e300, "nodes_y": 3)"),
+       "cloth.mesh.nodes_x: expected an integer >= 2 and <= 2147483647, found 1e+300"},
+      {"held_huge.json", held_nodes("[18446744073709551615]"),
+       "held[0].nodes[0]: node index 18446744073709551615 is out of range 0..8"},
+      {"held_row_wraps.json", held_nodes("[[4294967296, 0]]"),
+       "held[0].nodes[0]: [4294967296, 0] is outside the grid of 3 rows × 3 columns"},
+      {"held_fraction.json", held_nodes("[[0.5, 0]]"),
+       "held[0].nodes[0]: expected [row, column] of whole numbers, found [0.5,0]"},
+      {"held_index_fraction.json", held_nodes("[1.5]"),
+       "held[0].nodes[0]: expected a node index (a whole number), found 1.5"},
       {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},
       // nlohmann::json reports a number beyond a double's range as out_of_range, unplaced.
       {"overflow.json", "{\"time\": {\n  \"duration\": 1e400}}",
@@ -700,6 +717,12 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   }
   EXPECT_EQ(run("simulate " + (dir / "missing.json").string() + " --out x").exit_code, 2);
   EXPECT_EQ(run("simulate --qp simplex " + (dir / "bad.json").string() + " --out x").exit_code, 2);
+  // A whole number written with a point is that integer (it was "expected an integer, found 3").
+  const Result whole = simulate(
+      "whole.json",
+      R"({"held": [{"nodes": [[0.0, 2.0], 8.0]}], "cloth": {"mesh": {"type": "grid", "width": 1,
+      "height": 1, "nodes_x": 3.0, "nodes_y": 3e0}, "density": 0.1}, "time": {"duration": 0.02}})");
+  EXPECT_EQ(whole.exit_code, 0) << whole.output;
 }
 
 // A run the file or the command line makes absurd is refused before it starts, not run as zero

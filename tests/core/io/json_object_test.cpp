@@ -40,6 +40,42 @@ TEST(JsonObject, DirectionIsAnyFiniteNonzeroVector) {
             "s.json: plane.absent: required field is missing");
 }
 
+// Integers are read as written: 6.0 is 6, a huge value is out of range (never wrapped to -1 or
+// rounded), a fraction is not an integer.
+TEST(JsonObject, IntegersAsWritten) {
+  const nlohmann::json json = nlohmann::json::parse(R"({"int": 6, "neg": -3, "float": 6.0,
+    "exp": 7e0, "half": 2.5, "huge": 18446744073709551615, "big": 1e300, "over_int": 2147483648,
+    "limit": 9007199254740992.0, "text": "6"})");
+  EXPECT_EQ(whole_number(json["int"]), 6);
+  EXPECT_EQ(whole_number(json["neg"]), -3);
+  EXPECT_EQ(whole_number(json["float"]), 6);
+  EXPECT_EQ(whole_number(json["exp"]), 7);
+  EXPECT_EQ(whole_number(json["limit"]), 9007199254740992LL);
+  EXPECT_EQ(whole_number(json["over_int"]), 2147483648LL);
+  for (const char* key : {"half", "huge", "big", "text"})
+    EXPECT_FALSE(whole_number(json[key]).has_value()) << key;
+  EXPECT_TRUE(is_whole_number(json["huge"]));
+  EXPECT_TRUE(is_whole_number(json["big"]));
+  EXPECT_FALSE(is_whole_number(json["half"]));
+  EXPECT_FALSE(is_whole_number(json["text"]));
+
+  const JsonObject o(json, "s.json", "mesh");
+  EXPECT_EQ(o.integer("float", Range::at_least(2)), 6);
+  EXPECT_EQ(o.integer("neg"), -3);
+  EXPECT_EQ(error_of([&] { o.integer("huge", Range::at_least(2)); }),
+            "s.json: mesh.huge: expected an integer >= 2 and <= 2147483647, found "
+            "18446744073709551615");
+  EXPECT_EQ(error_of([&] { o.integer("big"); }),
+            "s.json: mesh.big: expected an integer >= -2147483648 and <= 2147483647, found 1e+300");
+  EXPECT_EQ(error_of([&] { o.integer("over_int"); }),
+            "s.json: mesh.over_int: expected an integer >= -2147483648 and <= 2147483647, found "
+            "2147483648");
+  EXPECT_EQ(error_of([&] { o.integer("half", Range::at_least(2)); }),
+            "s.json: mesh.half: expected an integer (a finite number >= 2), found 2.5");
+  EXPECT_EQ(error_of([&] { o.integer("text"); }),
+            "s.json: mesh.text: expected an integer (a finite number), found a string");
+}
+
 // A directory opens as a stream that reads nothing; it is named as a directory rather than
 // reported as "unexpected end of input".
 TEST(ReadJsonFile, ADirectoryIsNamedAsOne) {
