@@ -330,7 +330,9 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
     }
     if (!(duration / time_step <= static_cast<double>(kMaxSteps))) {
       fail("expected at most " + std::to_string(kMaxSteps) + " steps of " +
-           format_number(time_step) + " s, found " + format_number(duration / time_step));
+           format_number(time_step) + " s (a duration of at most " +
+           format_number(static_cast<double>(kMaxSteps) * time_step) + " s), found " +
+           format_number(duration) + " s (" + format_number(duration / time_step) + " steps)");
     }
   };
   check_steps(s.duration, [&time](const std::string& problem) { time.fail("duration", problem); });

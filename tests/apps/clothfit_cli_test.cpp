@@ -767,6 +767,12 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
     EXPECT_EQ(r.exit_code, 2) << duration << ": " << r.output;
     EXPECT_NE(r.output.find("--duration: expected at"), std::string::npos) << r.output;
   }
+  // The duration is named as such (the message gave the step count as what was found).
+  const Result long_run = simulate(ok + " --duration 1e9");
+  EXPECT_NE(long_run.output.find("--duration: expected at most 100000000 steps of 0.01 s (a "
+                                 "duration of at most 1e+06 s), found 1e+09 s (1e+11 steps)"),
+            std::string::npos)
+      << long_run.output;
   for (const char* duration : {"0", "-1", "nan"}) {
     const Result r = simulate(ok + " --duration " + duration);
     EXPECT_EQ(r.exit_code, 2) << duration << ": " << r.output;
