@@ -116,8 +116,11 @@ int run_simulate_command(int argc, char** argv) {
     std::cerr << "clothfit simulate: " << e.what() << "\n";
     return kExitBadInput;
   }
-  if (const std::string warning = scenario::initial_penetration_warning(scenario); !warning.empty())
-    std::cerr << "clothfit simulate: warning: " << scenario_path << ": " << warning << "\n";
+  for (const std::string& warning : {scenario::coincident_nodes_warning(scenario),
+                                     scenario::initial_penetration_warning(scenario)}) {
+    if (!warning.empty())
+      std::cerr << "clothfit simulate: warning: " << scenario_path << ": " << warning << "\n";
+  }
   std::vector<std::string> mu_names;
   for (const std::string& item : friction) {
     const auto eq = item.find('=');

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/io/json_object.hpp"
+#include "core/mesh/coincident_nodes.hpp"
 #include "core/mesh/obj_reader.hpp"
 #include "core/obstacles/obstacle_json.hpp"
 #include "core/obstacles/unit_vector.hpp"
@@ -37,6 +38,8 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
   }
   m.reject_unknown({"type", "path", "scale"});
   std::filesystem::path obj = m.string("path");
+  if (obj.empty())  // it would be opened as "" and reported without a name
+    m.fail("path", "expected the path of an OBJ file, found an empty string");
   if (obj.is_relative())  // relative to the scenario file, as the recording scenario's paths
     obj = (std::filesystem::path(path).parent_path() / obj).lexically_normal();
   mesh::QuadMesh mesh = mesh::read_obj_quad_mesh(obj.string());
@@ -263,6 +266,19 @@ std::string initial_penetration_warning(const Scenario& scenario) {
     return out.str();
   }
   return "";
+}
+
+std::string coincident_nodes_warning(const Scenario& scenario) {
+  const std::vector<mesh::Edge> pairs = mesh::coincident_nodes(scenario.model.mesh);
+  if (pairs.empty())
+    return "";
+  std::ostringstream out;
+  out << "nodes " << pairs[0][0] << " and " << pairs[0][1];
+  if (pairs.size() > 1)
+    out << " (and " << pairs.size() - 1 << " other pair" << (pairs.size() > 2 ? "s" : "") << ")";
+  out << " lie at the same rest position without sharing a quad: the cloth is not joined there "
+         "(OBJ exporters split vertices along UV seams); merge them if it is meant to be one piece";
+  return out.str();
 }
 
 Scenario parse_scenario(const nlohmann::json& json, const std::string& path,

@@ -47,4 +47,9 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
 // error inside it.
 std::string initial_penetration_warning(const Scenario& scenario);
 
+// Non-empty when nodes of the mesh share a rest position (mesh::coincident_nodes): the quads on
+// either side are not joined there, e.g. an OBJ tube whose exporter split its vertices along a UV
+// seam. A warning: an open sheet laid on itself is a valid, if unusual, start.
+std::string coincident_nodes_warning(const Scenario& scenario);
+
 }  // namespace clothfit::scenario

@@ -259,6 +259,32 @@ TEST(ClothfitCli, SimulateWarnsWhenTheClothStartsInsideAnObstacle) {
   EXPECT_EQ(warning_for(1.0).find("warning"), std::string::npos);  // lying on it
 }
 
+// An OBJ tube whose exporter split the vertices along its seam is an open sheet with two edges on
+// each other; the run says so (it fell apart in silence). The bundled tube is joined: no warning.
+TEST(ClothfitCli, SimulateWarnsOfVerticesThatShareAPositionUnjoined) {
+  const auto dir = scratch("simulate_seam");
+  std::ofstream(dir / "open_tube.obj") << "v 0 0 0\nv 0.1 0 0\nv 0.1 0.1 0\nv 0 0.1 0\nv 0 0 0\n"
+                                          "v 0 0 0.1\nv 0.1 0 0.1\nv 0.1 0.1 0.1\nv 0 0.1 0.1\n"
+                                          "v 0 0 0.1\nf 1 2 7 6\nf 2 3 8 7\nf 3 4 9 8\n"
+                                          "f 4 5 10 9\n";
+  const auto simulate = [&](const std::string& obj) {
+    std::ofstream(dir / "s.json") << R"({"cloth": {"mesh": {"type": "obj", "path": ")" + obj +
+                                         R"("}, "density": 0.1}, "time": {"duration": 0.01}})";
+    return run("simulate " + (dir / "s.json").string() + " --quiet --out " +
+               (dir / "out").string());
+  };
+  const Result open = simulate("open_tube.obj");
+  EXPECT_EQ(open.exit_code, 0) << open.output;
+  EXPECT_NE(open.output.find("clothfit simulate: warning: " + (dir / "s.json").string() +
+                             ": nodes 0 and 4 (and 1 other pair) lie at the same rest position "
+                             "without sharing a quad"),
+            std::string::npos)
+      << open.output;
+  const Result joined = simulate((testing::source_dir() / "datasets/examples/tube.obj").string());
+  EXPECT_EQ(joined.exit_code, 0) << joined.output;
+  EXPECT_EQ(joined.output.find("warning"), std::string::npos) << joined.output;
+}
+
 // Where contacts slide at a corner of their friction box, the run says so (README "Friction").
 TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
   const auto out = scratch("simulate_cone");
@@ -665,6 +691,10 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "tiny.json: cloth.mesh.width: the 3 × 3 grid's quads would be 5e-301 m × 0.5 m; edges must "
        "be longer than 1e-09 m"},
       // A valid OBJ file scaled down until its quads are degenerate: the scale is at fault.
+      // An empty path was opened as "" and reported without any name.
+      {"empty_path.json",
+       R"({"cloth": {"mesh": {"type": "obj", "path": ""}, "density": 0.1}, "time": {"duration": 1}})",
+       "empty_path.json: cloth.mesh.path: expected the path of an OBJ file, found an empty string"},
       {"tiny_obj.json",
        R"({"cloth": {"mesh": {"type": "obj", "path": ")" +
            (testing::source_dir() / "datasets/examples/tube.obj").string() +
