@@ -264,6 +264,9 @@ class MotiveCsvParser {
   std::int64_t m_row_frame = 0;
   int m_last_data_line = 0;
   double m_metres_per_unit = 1.0;
+  // The header's frame rate (Export Frame Rate, else Capture Frame Rate), when it gives one.
+  std::optional<double> m_header_rate_hz;
+  std::string m_header_rate_source;
 };
 
 void MotiveCsvParser::fail_row_typed(int line, const std::string& detail) const {
@@ -913,6 +916,22 @@ void MotiveCsvParser::store_row(const CsvRecordReader::Record& record) {
                   : std::to_string(m_last_frame + 1)) +
              " (frame numbers go up by one from row to row), got " + std::to_string(m_row_frame));
   }
+  // The Time column against the header's frame rate: the take's times come from the rate, so a
+  // rate the rows contradict (a wrong field, a file whose rows were thinned) would put every
+  // frame at a wrong time. A quarter of a frame interval allows for the printed digits.
+  if (m_header_rate_hz && m_frame_count > 0) {
+    const double rate = *m_header_rate_hz;
+    const double expected =
+        m_first_time_s + static_cast<double>(m_row_frame - m_first_frame) / rate;
+    if (!(std::abs(m_row_time_s - expected) <= 0.25 / rate)) {
+      fail(record.line, 2,
+           "frame " + std::to_string(m_row_frame) + " is at " + format_number(m_row_time_s) +
+               " s, but the " + m_header_rate_source + " of " + format_number(rate) +
+               " Hz puts it at " + format_number(expected) + " s (frame " +
+               std::to_string(m_first_frame) + " at " + format_number(m_first_time_s) +
+               " s): expected the Time column to go up by 1 / frame rate per frame");
+    }
+  }
   if (total && m_frame_count == static_cast<std::uint64_t>(*total)) {
     fail(record.line, 1,
          "more data rows than the header's Total Exported Frames (" + std::to_string(*total) + ")");
@@ -1074,6 +1093,14 @@ Take MotiveCsvParser::parse() {
   m_info.file_length_unit_assumed = !m_info.header.length_unit.has_value();
   m_info.file_length_unit = m_info.header.length_unit.value_or(m_options.length_unit_if_absent);
   m_metres_per_unit = metres_per_unit(m_info.file_length_unit);
+  for (const auto& [rate, source] :
+       {std::pair{m_info.header.export_frame_rate_hz, "Export Frame Rate"},
+        std::pair{m_info.header.capture_frame_rate_hz, "Capture Frame Rate"}}) {
+    if (rate && !m_header_rate_hz) {
+      m_header_rate_hz = rate;
+      m_header_rate_source = source;
+    }
+  }
   read_data();
   const double rate = frame_rate(m_info.frame_rate_source);
   try {

