@@ -3,6 +3,20 @@
 #include <utility>
 
 namespace clothfit::mocap {
+namespace {
+
+// Control characters of a file (a tab or a NUL in a marker name) would garble the terminal or
+// end the message; they show as '?', as the reader's quoted cells do.
+std::string printable(std::string text) {
+  for (char& c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f)
+      c = '?';
+  }
+  return text;
+}
+
+}  // namespace
 
 std::string format_mocap_input_error(const MocapInputLocation& location,
                                      const std::string& problem) {
@@ -21,12 +35,12 @@ std::string format_mocap_input_error(const MocapInputLocation& location,
   }
   if (!location.field.empty())
     out += location.field + ": ";
-  return out + problem;
+  return printable(out + problem);
 }
 
 MocapInputError::MocapInputError(MocapInputLocation location, const std::string& problem)
     : std::runtime_error(format_mocap_input_error(location, problem)),
       m_location(std::move(location)),
-      m_problem(problem) {}
+      m_problem(printable(problem)) {}
 
 }  // namespace clothfit::mocap

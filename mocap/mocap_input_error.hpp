@@ -31,7 +31,8 @@ class MocapInputError : public std::runtime_error {
   std::string m_problem;
 };
 
-// "file:line:column: field: problem" with the empty parts left out.
+// "file:line:column: field: problem" with the empty parts left out, control characters shown as
+// '?' (so also in problem()).
 std::string format_mocap_input_error(const MocapInputLocation& location,
                                      const std::string& problem);
 

@@ -103,6 +103,20 @@ bool parse_double(std::string_view text, double& out) {
   return ec == std::errc() && ptr == end && std::isfinite(out);
 }
 
+// Why parse_double refused `text`, after the "got '…'" of a message: a number written right but
+// beyond a double's range is named as such rather than as not a number.
+std::string not_a_double_reason(std::string_view text) {
+  text = trim_blanks(text);
+  if (!text.empty() && text.front() == '+')
+    text.remove_prefix(1);
+  double ignored = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, ignored);
+  return ec == std::errc::result_out_of_range && ptr == end
+             ? " (beyond the range of a double: about 1e-308 to 1e308 in size)"
+             : "";
+}
+
 bool parse_int64(std::string_view text, std::int64_t& out) {
   text = trim_blanks(text);
   if (text.size() > 1 && text.front() == '+' && text[1] != '-')
@@ -349,7 +363,8 @@ void MotiveCsvParser::read_header_fields(const std::vector<CsvCell>& cells, int 
       double v = 0.0;
       if (!parse_double(value, v)) {
         fail(value_line, value_column,
-             std::string(what) + ": expected a number, got " + quote_text(value));
+             std::string(what) + ": expected a number, got " + quote_text(value) +
+                 not_a_double_reason(value));
       }
       return v;
     };
@@ -852,9 +867,9 @@ void MotiveCsvParser::parse_data_row(const CsvRecordReader::Record& record) {
           if (!trim_blanks(cell).empty()) {
             double value = 0.0;
             if (!parse_double(cell, value)) {
-              fail(
-                  line_of_cell(record, cell_begin), column + 1,
-                  "expected a number for " + describe_column(column) + ", got " + quote_text(cell));
+              fail(line_of_cell(record, cell_begin), column + 1,
+                   "expected a number for " + describe_column(column) + ", got " +
+                       quote_text(cell) + not_a_double_reason(cell));
             }
             m_values[static_cast<std::size_t>(m_slots[c])] = value;
           }
@@ -869,7 +884,8 @@ void MotiveCsvParser::parse_data_row(const CsvRecordReader::Record& record) {
         case ColumnRole::kTime:
           if (!parse_double(cell, m_row_time_s)) {
             fail(line_of_cell(record, cell_begin), 2,
-                 "expected the frame time in seconds, got " + quote_text(cell));
+                 "expected the frame time in seconds, got " + quote_text(cell) +
+                     not_a_double_reason(cell));
           }
           break;
         case ColumnRole::kSkip:

@@ -73,6 +73,14 @@ TEST(MotiveCsvReaderErrors, NonNumericCells) {
                "expected a number for Position X of Marker 'B', got 'nan'");
   expect_error(replaced(small_csv(), "2,0.02,2,3,4,7", "2,0.02,2,3,4,inf"), 10, 6, "got 'inf'");
   expect_error(replaced(small_csv(), "2,0.02,2,3,4", "2,0.02,2,3,4.5.6"), 10, 5, "got '4.5.6'");
+  // A number beyond a double's range is named as such (it read as not a number).
+  expect_error(replaced(small_csv(), "2,0.02,2,3,4,7", "2,0.02,2,3,4,1e400"), 10, 6,
+               "expected a number for Position X of Marker 'B', got '1e400' (beyond the range of a "
+               "double");
+  expect_error(replaced(small_csv(), "1,0.01,1.5", "1,-1e999,1.5"), 9, 2,
+               "expected the frame time in seconds, got '-1e999' (beyond the range");
+  expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,1e400"), 1, 6,
+               "Export Frame Rate: expected a number, got '1e400' (beyond the range");
   expect_error(replaced(small_csv(), "1,0.01,1.5", "1.5,0.01,1.5"), 9, 1,
                "expected a whole frame number, got '1.5'");
   expect_error(replaced(small_csv(), "1,0.01,1.5", "1,soon,1.5"), 9, 2,
@@ -97,6 +105,17 @@ TEST(MotiveCsvReaderErrors, NonNumericCells) {
   expect_error(replaced(small_csv(), "1,0.01,1.5,2.5", "1,0.01,1.5," + long_cell), 9, 4,
                "got 'abcdefghij0123456789ABCDEFGHIJ0123456789...'");
   expect_error(replaced(small_csv(), "1,0.01,1.5,2.5", "1,0.01,1.5,a\tb"), 9, 4, "got 'a?b'");
+  // So do they in a marker's name (a tab garbled the terminal, a NUL ended the message).
+  std::string tab_name =
+      replaced(small_csv(), ",Name,A,A,A,", std::string(",Name,A\tx,A\tx,A\tx,"));
+  expect_error(replaced(tab_name, "1,0.01,1.5,2.5", "1,0.01,1.5,abc"), 9, 4,
+               "expected a number for Position Y of Marker 'A?x', got 'abc'");
+  std::string nul_name =
+      replaced(small_csv(), ",Name,A,A,A,", std::string(",Name,A\0,A\0,A\0,", 15));
+  const MocapInputError nul =
+      testing::read_csv_error(replaced(nul_name, "1,0.01,1.5,2.5", "1,0.01,1.5,abc"));
+  EXPECT_NE(std::string(nul.what()).find("Marker 'A?', got 'abc'"), std::string::npos)
+      << nul.what();
 }
 
 TEST(MotiveCsvReaderErrors, DuplicateColumns) {
