@@ -106,6 +106,8 @@ bool parse_double(std::string_view text, double& out) {
 // Why parse_double refused `text`, after the "got '…'" of a message: a number written right but
 // beyond a double's range is named as such rather than as not a number.
 std::string not_a_double_reason(std::string_view text) {
+  if (text.find('\r') != std::string_view::npos)  // shown as '?' by quote_text
+    return " (a carriage return inside the cell: a lone-CR line break, or a CR typed into it)";
   text = trim_blanks(text);
   if (!text.empty() && text.front() == '+')
     text.remove_prefix(1);

@@ -77,6 +77,9 @@ TEST(MotiveCsvReaderErrors, NonNumericCells) {
   expect_error(replaced(small_csv(), "2,0.02,2,3,4,7", "2,0.02,2,3,4,1e400"), 10, 6,
                "expected a number for Position X of Marker 'B', got '1e400' (beyond the range of a "
                "double");
+  // A CR inside a cell (after line 1 a lone CR is no line break) is named, not just shown as '?'.
+  expect_error(replaced(small_csv(), "1,0.01,1.5", "1,\r0.01,1.5"), 9, 2,
+               "got '?0.01' (a carriage return inside the cell: a lone-CR line break");
   expect_error(replaced(small_csv(), "1,0.01,1.5", "1,-1e999,1.5"), 9, 2,
                "expected the frame time in seconds, got '-1e999' (beyond the range");
   expect_error(replaced(small_csv(), "Export Frame Rate,100", "Export Frame Rate,1e400"), 1, 6,
