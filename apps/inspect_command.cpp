@@ -26,21 +26,25 @@ struct GridSize {
   int columns = 0;
 };
 
-// "4x5" -> {4, 5}; empty when the text is not two whole numbers >= 1 joined by x.
+// The most rows or columns of a suggested layout, as of a layout file (mocap::MarkerLayout).
+constexpr long long kMaxLayoutSide = 100000;
+
+// "4x5" -> {4, 5}; empty when the text is not two whole numbers from 1 to kMaxLayoutSide joined
+// by x.
 std::optional<GridSize> parse_grid_size(const std::string& text) {
   const std::size_t x = text.find_first_of("xX");
   if (x == std::string::npos)
     return std::nullopt;
-  GridSize size;
+  long long rows = 0, columns = 0;
   const char* begin = text.data();
   const char* end = text.data() + text.size();
-  const auto rows = std::from_chars(begin, begin + x, size.rows);
-  const auto columns = std::from_chars(begin + x + 1, end, size.columns);
-  if (rows.ec != std::errc() || rows.ptr != begin + x || columns.ec != std::errc() ||
-      columns.ptr != end || size.rows < 1 || size.columns < 1) {
+  const auto r = std::from_chars(begin, begin + x, rows);
+  const auto c = std::from_chars(begin + x + 1, end, columns);
+  if (r.ec != std::errc() || r.ptr != begin + x || c.ec != std::errc() || c.ptr != end ||
+      rows < 1 || columns < 1 || rows > kMaxLayoutSide || columns > kMaxLayoutSide) {
     return std::nullopt;
   }
-  return size;
+  return GridSize{static_cast<int>(rows), static_cast<int>(columns)};
 }
 
 int bad_input(const std::string& message) {
@@ -146,8 +150,8 @@ int run_inspect_command(int argc, char** argv) {
   if (vm.count("suggest-layout")) {
     grid = parse_grid_size(layout_size);
     if (!grid) {
-      return bad_input("--suggest-layout: expected ROWSxCOLUMNS such as 4x5, got '" + layout_size +
-                       "'");
+      return bad_input("--suggest-layout: expected ROWSxCOLUMNS such as 4x5, each from 1 to " +
+                       std::to_string(kMaxLayoutSide) + ", got '" + layout_size + "'");
     }
   }
 
