@@ -1,5 +1,6 @@
 #include "fitting/synthetic_recording.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -44,6 +45,18 @@ SynthMotion parse_keyframe_motion(const JsonObject& m, const RecordingScenario& 
   m.reject_unknown({"kind", "held", "stick"});
   SynthMotion motion;
   const JsonObject held = m.object("held");
+  // A path for a marker the scenario does not hold would be ignored: the marker moves freely.
+  for (const auto& item : m.raw("held").items()) {
+    const auto& names = scenario.held_markers;
+    if (std::find(names.begin(), names.end(), item.key()) == names.end()) {
+      std::string list;
+      for (const std::string& name : names)
+        list += (list.empty() ? "" : ", ") + name;
+      held.fail(item.key(), "is not a held marker of the scenario (its \"held\": " +
+                                (list.empty() ? std::string("none") : list) +
+                                "); a keyframe path moves only a held marker");
+    }
+  }
   for (const std::string& name : scenario.held_markers) {
     if (!held.has(name))
       held.fail(name, "missing: a keyframe path for every held marker");

@@ -300,12 +300,6 @@ TEST(ClothfitCli, SimulateReportsFrictionBeyondItsDisk) {
   EXPECT_NE(r.output.find("friction beyond its disk"), std::string::npos) << r.output;
 }
 
-// A recording whose sheet is bunched up between two rows of markers at its first frame: the
-// initial state cannot follow it without moving markers, and fit and sweep say so (README,
-// Initial state). The same sheet lying flat gets no warning.
-// A still 0.2 × 0.2 m sheet with 3 × 3 markers, 3 frames at 100 Hz, held by A1 and A3, written to
-// dir/name.csv with its recording scenario dir/name.json (α free): with `fold`, the last row of
-// markers lies 5 cm from the middle one instead of 10 cm. Returns the scenario's path.
 // A recording scenario for `clothfit synth`: a 2 × 2-marker sheet held still for 0.05 s, whose
 // take is written to take.csv beside it.
 void write_small_synth_scenario(const std::filesystem::path& path) {
@@ -317,6 +311,9 @@ void write_small_synth_scenario(const std::filesystem::path& path) {
       "A1": [{"time": 0, "position": [0, 0, 1]}], "A2": [{"time": 0, "position": [0.2, 0, 1]}]}}}})";
 }
 
+// A still 0.2 × 0.2 m sheet with 3 × 3 markers, 3 frames at 100 Hz, held by A1 and A3, written to
+// dir/name.csv with its recording scenario dir/name.json (α free): with `fold`, the last row of
+// markers lies 5 cm from the middle one instead of 10 cm. Returns the scenario's path.
 std::string write_flat_sheet_recording(const std::filesystem::path& dir, const std::string& name,
                                        bool fold) {
   std::vector<mocap::MarkerInfo> markers;
@@ -365,6 +362,9 @@ TEST(ClothfitCli, SweepFromAFitOfAnotherScenarioIsRefused) {
   EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
+// A recording whose sheet is bunched up between two rows of markers at its first frame: the
+// initial state cannot follow it without moving markers, and fit and sweep say so (README,
+// Initial state). The same sheet lying flat gets no warning.
 TEST(ClothfitCli, SweepWarnsWhenTheFirstFrameIsFoldedBetweenMarkers) {
   const auto dir = scratch("sweep_fold");
   for (const bool fold : {false, true}) {

@@ -285,6 +285,26 @@ TEST(RecordingScenario, SyntheticMotionLimitsNameTheFieldsAndValues) {
             "(lowering and dragging), found 2 s");
 }
 
+// A keyframe path for a marker the scenario does not hold was ignored: the marker hung free in
+// the recording while the file said it moved.
+TEST(RecordingScenario, SyntheticKeyframesOnlyForHeldMarkers) {
+  nlohmann::json j = testing::din_a2_recording_scenario("keys", 1.0, 0.5, 1);
+  const nlohmann::json still = nlohmann::json::parse(R"([{"time": 0, "position": [0, 0, 1]}])");
+  j["synth"]["motion"]["held"] = {{"A1", still}, {"A4", still}, {"C2", still}};
+  const RecordingScenario scenario = parse_recording_scenario(j, "dir/s.json");
+  try {
+    parse_synth_settings(scenario);
+    ADD_FAILURE() << "a path for C2 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "synth.motion.held.C2");
+    EXPECT_EQ(e.problem(),
+              "is not a held marker of the scenario (its \"held\": A1, A4); a keyframe path moves "
+              "only a held marker");
+  }
+  j["synth"]["motion"]["held"].erase("C2");
+  EXPECT_NO_THROW(parse_synth_settings(parse_recording_scenario(j, "dir/s.json")));
+}
+
 // The same bound on the synthetic recording's own refinement, and its steps bounded by
 // scenario::kMaxSteps (an overflowing count ran no step at all).
 TEST(RecordingScenario, SyntheticRecordingsAreBoundedInMeshAndSteps) {
