@@ -190,16 +190,27 @@ std::string JsonObject::choice(const std::string& key, std::initializer_list<con
   fail(key, "expected one of " + list + ", found \"" + v + "\"");
 }
 
-Eigen::Vector3d JsonObject::vector3(const std::string& key) const {
-  const nlohmann::json& j = require(key);
-  if (!j.is_array() || j.size() != 3 || !std::all_of(j.begin(), j.end(), [](const auto& e) {
-        return e.is_number() && std::isfinite(e.template get<double>());
-      })) {
-    fail(key, "expected an array of 3 finite numbers [x, y, z], found " +
-                  (j.is_array() ? "an array of " + std::to_string(j.size()) + " elements"
-                                : type_name(j)));
+Eigen::Vector3d JsonObject::to_vector3(const nlohmann::json& j, const std::string& name) const {
+  if (!j.is_array() || j.size() != 3) {
+    fail(name, "expected an array of 3 finite numbers [x, y, z], found " +
+                   (j.is_array() ? "an array of " + std::to_string(j.size()) + " elements"
+                                 : type_name(j)));
   }
-  return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()};
+  Eigen::Vector3d v;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const nlohmann::json& e = j[k];
+    if (!e.is_number() || !std::isfinite(e.get<double>())) {
+      fail(name + "[" + std::to_string(k) + "]",
+           std::string("expected a finite number (the ") + "xyz"[k] + " of [x, y, z]), found " +
+               (e.is_number() ? format_number(e.get<double>()) : type_name(e)));
+    }
+    v[static_cast<Eigen::Index>(k)] = e.get<double>();
+  }
+  return v;
+}
+
+Eigen::Vector3d JsonObject::vector3(const std::string& key) const {
+  return to_vector3(require(key), key);
 }
 
 Eigen::Vector3d JsonObject::direction(const std::string& key) const {
@@ -242,13 +253,7 @@ double JsonObject::number_at(const std::string& key, std::size_t index, Range ra
 
 Eigen::Vector3d JsonObject::vector3_at(const std::string& key, std::size_t index) const {
   array_size(key);
-  const nlohmann::json& j = require(key)[index];
-  const std::string name = key + "[" + std::to_string(index) + "]";
-  if (!j.is_array() || j.size() != 3 ||
-      !std::all_of(j.begin(), j.end(), [](const auto& e) { return e.is_number(); })) {
-    fail(name, "expected an array of 3 numbers [x, y, z], found " + type_name(j));
-  }
-  return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()};
+  return to_vector3(require(key)[index], key + "[" + std::to_string(index) + "]");
 }
 
 void JsonObject::reject_unknown(std::initializer_list<const char*> known) const {

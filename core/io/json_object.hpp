@@ -81,6 +81,8 @@ class JsonObject {
  private:
   std::string field_path(const std::string& key) const;
   const nlohmann::json& require(const std::string& key) const;
+  // j as [x, y, z] of finite numbers; fails naming `name`, or the element of it that is wrong.
+  Eigen::Vector3d to_vector3(const nlohmann::json& j, const std::string& name) const;
 
   const nlohmann::json* m_json;
   std::string m_file;

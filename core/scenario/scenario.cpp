@@ -104,7 +104,10 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
     }
     return mesh.grid_node(static_cast<int>(*row), static_cast<int>(*column));
   }
-  object.fail(name, "expected a node index or [row, column]");
+  std::string found = j.dump();
+  if (found.size() > 60)
+    found = found.substr(0, 60) + "...";
+  object.fail(name, "expected a node index or [row, column], found " + found);
 }
 
 void parse_held(const JsonObject& h, const Eigen::VectorXd& initial,

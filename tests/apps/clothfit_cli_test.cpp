@@ -733,6 +733,8 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "held[0].nodes[0]: [4294967296, 0] is outside the grid of 3 rows × 3 columns"},
       {"held_fraction.json", held_nodes("[[0.5, 0]]"),
        "held[0].nodes[0]: expected [row, column] of whole numbers, found [0.5,0]"},
+      {"held_text.json", held_nodes(R"([0, "corner"])"),
+       "held[0].nodes[1]: expected a node index or [row, column], found \"corner\""},
       {"held_index_fraction.json", held_nodes("[1.5]"),
        "held[0].nodes[0]: expected a node index (a whole number), found 1.5"},
       {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},

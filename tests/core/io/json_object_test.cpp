@@ -36,6 +36,17 @@ TEST(JsonObject, DirectionIsAnyFiniteNonzeroVector) {
   EXPECT_EQ(error_of([&] { o.direction("short"); }),
             "s.json: plane.short: expected an array of 3 finite numbers [x, y, z], found an array "
             "of 2 elements");
+  // The element that is wrong is named (it said "found an array of 3 elements").
+  const nlohmann::json points = nlohmann::json::parse(R"({"offset": [0, "a", 0],
+    "keys": [[0, 0, 0], [1, null, 2]]})");
+  const JsonObject p(points, "s.json", "held[0]");
+  EXPECT_EQ(error_of([&] { p.vector3("offset"); }),
+            "s.json: held[0].offset[1]: expected a finite number (the y of [x, y, z]), found a "
+            "string");
+  EXPECT_EQ(p.vector3_at("keys", 0), Eigen::Vector3d::Zero());
+  EXPECT_EQ(error_of([&] { p.vector3_at("keys", 1); }),
+            "s.json: held[0].keys[1][1]: expected a finite number (the y of [x, y, z]), found "
+            "null");
   EXPECT_EQ(error_of([&] { o.direction("absent"); }),
             "s.json: plane.absent: required field is missing");
 }
