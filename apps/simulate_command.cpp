@@ -116,8 +116,9 @@ int run_simulate_command(int argc, char** argv) {
     std::cerr << "clothfit simulate: " << e.what() << "\n";
     return kExitBadInput;
   }
-  for (const std::string& warning : {scenario::coincident_nodes_warning(scenario),
-                                     scenario::initial_penetration_warning(scenario)}) {
+  for (const std::string& warning :
+       {scenario::coincident_nodes_warning(scenario), scenario::sliver_quad_warning(scenario),
+        scenario::initial_penetration_warning(scenario)}) {
     if (!warning.empty())
       std::cerr << "clothfit simulate: warning: " << scenario_path << ": " << warning << "\n";
   }

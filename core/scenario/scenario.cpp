@@ -10,6 +10,7 @@
 #include "core/io/json_object.hpp"
 #include "core/mesh/coincident_nodes.hpp"
 #include "core/mesh/obj_reader.hpp"
+#include "core/mesh/quad_shape.hpp"
 #include "core/obstacles/obstacle_json.hpp"
 #include "core/obstacles/unit_vector.hpp"
 
@@ -281,6 +282,19 @@ std::string coincident_nodes_warning(const Scenario& scenario) {
     out << " (and " << pairs.size() - 1 << " other pair" << (pairs.size() > 2 ? "s" : "") << ")";
   out << " lie at the same rest position without sharing a quad: the cloth is not joined there "
          "(OBJ exporters split vertices along UV seams); merge them if it is meant to be one piece";
+  return out.str();
+}
+
+std::string sliver_quad_warning(const Scenario& scenario) {
+  const mesh::QuadShape worst = mesh::worst_quad_shape(scenario.model.mesh);
+  if (!(worst.aspect() > mesh::kSliverAspect))
+    return "";
+  const mesh::Quad& q = scenario.model.mesh.quads[static_cast<std::size_t>(worst.quad)];
+  std::ostringstream out;
+  out << "quad " << worst.quad + 1 << " (nodes " << q[0] << ", " << q[1] << ", " << q[2] << ", "
+      << q[3] << ") is a sliver: edges of " << worst.shortest_m << " m and " << worst.longest_m
+      << " m at rest, " << worst.aspect() << " : 1 (above " << mesh::kSliverAspect
+      << "); the projection may fail to hold it in shape, so remesh with quads closer to square";
   return out.str();
 }
 

@@ -52,4 +52,8 @@ std::string initial_penetration_warning(const Scenario& scenario);
 // seam. A warning: an open sheet laid on itself is a valid, if unusual, start.
 std::string coincident_nodes_warning(const Scenario& scenario);
 
+// Non-empty when a quad is a sliver (mesh::worst_quad_shape above mesh::kSliverAspect): the
+// projection may fail to hold it in shape. A warning: such a quad can still run.
+std::string sliver_quad_warning(const Scenario& scenario);
+
 }  // namespace clothfit::scenario

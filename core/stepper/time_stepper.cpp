@@ -268,7 +268,8 @@ StepReport TimeStepper::step(SimulationState* state) {
                      m_constraints.describe(m_constraints.worst_row_of(m_constraint_values)) +
                      "), over " + short_number(kOutOfShapeViolation) +
                      "; the scenario may ask more than an inextensible sheet can give (held nodes "
-                     "or obstacles moved beyond the cloth's reach); " +
+                     "or obstacles moved beyond the cloth's reach), or a sliver quad cannot be "
+                     "held in shape; " +
                      report.message;
     return true;
   };
