@@ -11,11 +11,23 @@ namespace clothfit::obstacles {
 
 namespace {
 
+// How far from a keyframe time a step's end may be and still count as on it, for the rates: the
+// stepper sums its time steps and decimal times are not exact in binary (50 steps of 0.01 s end
+// at 0.5000000000000002), so the step ending "at" a keyframe took the segment after it and a
+// moving obstacle's friction started a step early (and stopped a step late). 1e-9 s per second
+// is far above the sums' rounding and far below a time step (at most 10⁸ steps per run).
+double keyframe_tolerance(double t) {
+  return 1e-9 * std::max(1.0, std::abs(t));
+}
+
 // Index i of the segment [t_i, t_{i+1}] holding t for interpolation, or -1 before the first and
-// n-1 after the last keyframe. `left` picks the segment that ends at t when t is a keyframe time.
+// n-1 after the last keyframe. `left` picks the segment that ends at t when t is a keyframe time
+// (to keyframe_tolerance).
 template <typename Keyframe>
 int segment_of(const std::vector<Keyframe>& keys, double t, bool left) {
   const int n = static_cast<int>(keys.size());
+  if (left)
+    t -= keyframe_tolerance(t);  // a keyframe a rounding after t still ends t's segment
   if (left ? t <= keys.front().time_s : t < keys.front().time_s)
     return -1;
   if (left ? t > keys.back().time_s : t >= keys.back().time_s)

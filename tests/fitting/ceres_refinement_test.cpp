@@ -95,8 +95,10 @@ TEST(CeresRefinement, DifferencesAtTheBoundsStayInside) {
 // Below a finite-difference step the objective is mostly noise (README "The objective's noise"),
 // so the refinement tries no point within a tenth of that step (1e-3 of the bound intervals) of
 // the point it steps from, and ends at its first rejected step instead of shrinking the step
-// until the noise lets one pass. On this run no two points it ran are that close (the build
-// before, whose line search went on to 1e-8, ran points 8e-5 apart here).
+// until the noise lets one pass (the build before, whose line search went on to 1e-8, ran points
+// 8e-5 apart here). The samples come in order: each accepted point, then its differences (α by
+// ±1 % of its interval, 0.0098, first), then the trial points stepping from it. Differences of
+// two accepted points may fall close to each other; trial points may not to their start.
 TEST(CeresRefinement, TriesNoStepWithinATenthOfTheDifferenceStepAndEndsAtTheFirstRejection) {
   const ShortSwing swing;
   ParallelEvaluator evaluator(swing.objective, 2, nullptr);
@@ -109,15 +111,33 @@ TEST(CeresRefinement, TriesNoStepWithinATenthOfTheDifferenceStepAndEndsAtTheFirs
   const auto unit = [](const std::vector<double>& v) {
     return std::array<double, 2>{(v[0] - 0.02) / 0.98, (v[1] - 0.02) / 0.18};
   };
+  const auto distance = [&unit](const std::vector<double>& a, const std::vector<double>& b) {
+    const std::array<double, 2> y = unit(a), z = unit(b);
+    return std::max(std::abs(y[0] - z[0]), std::abs(y[1] - z[1]));
+  };
   const std::vector<ObjectiveSample>& samples = evaluator.samples();
+  // Whether sample k + 1 is the α difference of sample k (which is then an accepted point).
+  const auto differenced = [&samples](std::size_t k) {
+    return k + 1 < samples.size() &&
+           std::abs(std::abs(samples[k + 1].values[0] - samples[k].values[0]) - 0.0098) < 1e-12 &&
+           samples[k + 1].values[1] == samples[k].values[1];
+  };
+  std::size_t from = 0;  // the accepted point the samples after it step from
+  int trials = 0;
   for (std::size_t k = 1; k < samples.size(); ++k) {
-    const std::array<double, 2> y = unit(samples[k].values);
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::array<double, 2> z = unit(samples[j].values);
-      EXPECT_GE(std::max(std::abs(y[0] - z[0]), std::abs(y[1] - z[1])), 0.999e-3)
-          << "samples " << j << " and " << k;
+    const bool difference = distance(samples[k].values, samples[from].values) < 0.0101 &&
+                            (samples[k].values[0] == samples[from].values[0] ||
+                             samples[k].values[1] == samples[from].values[1]) &&
+                            k <= from + 4;
+    if (!difference) {
+      ++trials;
+      EXPECT_GE(distance(samples[k].values, samples[from].values), 0.999e-3)
+          << "sample " << k << " steps from sample " << from;
     }
+    if (differenced(k))
+      from = k;
   }
+  EXPECT_GE(trials, result.successful_steps - 1);  // each accepted step was a trial first
   EXPECT_LE(result.unsuccessful_steps, 1) << result.termination;
   if (result.iterations < options.max_iterations) {
     EXPECT_NE(result.termination.find(result.unsuccessful_steps == 1

@@ -87,10 +87,24 @@ TEST(RigidMotion, PiecewiseLinearAngleScheduleOfTheSphereScenario) {
   // Rates are left-continuous: the step ending at a keyframe sees the segment before it.
   EXPECT_EQ(motion.angular_speed_rad_s(0.5), 0.0);
   EXPECT_EQ(motion.angular_speed_rad_s(1.0), 0.0);
-  EXPECT_NEAR(motion.angular_speed_rad_s(1.0 + 1e-9), kPi, kTight);
+  EXPECT_NEAR(motion.angular_speed_rad_s(1.0 + 1e-6), kPi, kTight);
   EXPECT_NEAR(motion.angular_speed_rad_s(1.5), kPi, kTight);
   EXPECT_NEAR(motion.angular_speed_rad_s(2.0), kPi, kTight);
-  EXPECT_EQ(motion.angular_speed_rad_s(2.0 + 1e-9), 0.0);
+  EXPECT_EQ(motion.angular_speed_rad_s(2.0 + 1e-6), 0.0);
+  // A step's end a rounding past a keyframe is on it: 100 and 200 steps of 0.01 s summed end at
+  // 1.0000000000000007 and 2.0000000000000013; the segment after made the sphere turn a step
+  // early and stop a step late.
+  double t = 0.0;
+  for (int n = 1; n <= 200; ++n) {
+    t += 0.01;
+    if (n == 100) {
+      EXPECT_GT(t, 1.0);
+      EXPECT_EQ(motion.angular_speed_rad_s(t), 0.0);
+    }
+  }
+  EXPECT_GT(t, 2.0);
+  EXPECT_NEAR(motion.angular_speed_rad_s(t), kPi, kTight);
+  EXPECT_EQ(motion.angular_speed_rad_s(t + 0.01), 0.0);
 }
 
 TEST(RigidMotion, SingleKeyframeIsAConstantPose) {
