@@ -71,6 +71,8 @@ void parse_solver(const JsonObject& o, stepper::StepperOptions* solver) {
   solver->retry_capped_steps = o.boolean("retry_capped_steps", solver->retry_capped_steps);
   solver->friction_tolerance =
       o.number("friction_tolerance", solver->friction_tolerance, Range::non_negative());
+  if (const auto [field, problem] = solver->conflict(); *field != '\0')
+    o.fail(field, problem);
 }
 
 // A fit bound: a finite number from 0 to kMaxParameterBound.

@@ -398,6 +398,11 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
   }
   if (overrides.qp_solver)
     s.model.options.qp_solver = *overrides.qp_solver;
+  if (const auto [field, problem] = s.model.options.conflict(); *field != '\0') {
+    // Only a solver object can set the options that conflict; --qp may have chosen the solver.
+    root.object("solver").fail(
+        field, std::string(problem) + (overrides.qp_solver ? " (--qp interior-point)" : ""));
+  }
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/forces/cloth_material.hpp"
@@ -137,6 +138,17 @@ struct StepperOptions {
   int max_step_halvings = 4;
   qp::QpSolverType qp_solver = qp::QpSolverType::kActiveSet;
   qp::QpSolverOptions qp;
+
+  // Why these options cannot run together (the field to name first, then the problem), or an
+  // empty field when they can: exact_curvature with the interior-point solver would be ignored.
+  std::pair<const char*, const char*> conflict() const {
+    if (exact_curvature && qp_solver == qp::QpSolverType::kInteriorPoint)
+      return {"exact_curvature",
+              "needs the active-set solver (it reads the KKT inertia from its factorisation); "
+              "the interior-point solver would ignore it: set \"qp\": \"active-set\" or "
+              "leave exact_curvature out"};
+    return {"", ""};
+  }
 };
 
 struct SimulationModel {

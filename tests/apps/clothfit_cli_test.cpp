@@ -749,6 +749,11 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
        "held[0].nodes[1]: expected a node index or [row, column], found \"corner\""},
       {"held_index_fraction.json", held_nodes("[1.5]"),
        "held[0].nodes[0]: expected a node index (a whole number), found 1.5"},
+      // An option the chosen solver ignores is refused (the run was the same, bit for bit).
+      {"exact_ip.json",
+       R"({"solver": {"qp": "interior-point", "exact_curvature": true}, )" +
+           grid_scenario(R"("width": 1, "height": 1, "nodes_x": 3, "nodes_y": 3)").substr(1),
+       "exact_ip.json: solver.exact_curvature: needs the active-set solver"},
       {"syntax.json", "{\n  \"cloth\": ,\n}", "syntax.json:2:"},
       // nlohmann::json reports a number beyond a double's range as out_of_range, unplaced.
       {"overflow.json", "{\"time\": {\n  \"duration\": 1e400}}",
@@ -761,6 +766,17 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
   }
   EXPECT_EQ(run("simulate " + (dir / "missing.json").string() + " --out x").exit_code, 2);
   EXPECT_EQ(run("simulate --qp simplex " + (dir / "bad.json").string() + " --out x").exit_code, 2);
+  // So it is when --qp chooses the solver.
+  std::ofstream(dir / "exact.json")
+      << R"({"solver": {"exact_curvature": true}, )" +
+             grid_scenario(R"("width": 1, "height": 1, "nodes_x": 3, "nodes_y": 3)").substr(1);
+  const Result exact_qp = run("simulate " + (dir / "exact.json").string() +
+                              " --qp interior-point --out " + (dir / "out").string());
+  EXPECT_EQ(exact_qp.exit_code, 2) << exact_qp.output;
+  EXPECT_NE(exact_qp.output.find("solver.exact_curvature: needs the active-set solver"),
+            std::string::npos)
+      << exact_qp.output;
+  EXPECT_NE(exact_qp.output.find("(--qp interior-point)"), std::string::npos) << exact_qp.output;
   // A whole number written with a point is that integer (it was "expected an integer, found 3").
   const Result whole = simulate(
       "whole.json",

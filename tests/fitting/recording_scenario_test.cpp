@@ -285,6 +285,21 @@ TEST(RecordingScenario, SyntheticMotionLimitsNameTheFieldsAndValues) {
             "(lowering and dragging), found 2 s");
 }
 
+// solver.exact_curvature with the interior-point solver was accepted and ignored.
+TEST(RecordingScenario, ExactCurvatureNeedsTheActiveSetSolver) {
+  nlohmann::json j = testing::din_a2_recording_scenario("exact", 1.0, 0.5, 1);
+  j["solver"] = {{"qp", "interior-point"}, {"exact_curvature", true}};
+  try {
+    parse_recording_scenario(j, "dir/s.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "solver.exact_curvature");
+    EXPECT_NE(e.problem().find("needs the active-set solver"), std::string::npos) << e.what();
+  }
+  j["solver"]["qp"] = "active-set";
+  EXPECT_NO_THROW(parse_recording_scenario(j, "dir/s.json"));
+}
+
 // A keyframe path for a marker the scenario does not hold was ignored: the marker hung free in
 // the recording while the file said it moved.
 TEST(RecordingScenario, SyntheticKeyframesOnlyForHeldMarkers) {
