@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "apps/command_line.hpp"
+#include "apps/output_files.hpp"
 #include "core/io/input_error.hpp"
 #include "fitting/synthetic_recording.hpp"
 #include "mocap/mocap_input_error.hpp"
@@ -56,13 +57,22 @@ int run_synth_command(int argc, char** argv) {
   // both, or a folder that does not exist, is bad input, not a run that fails at its end.
   {
     std::error_code ec;
+    // Absolute first: weakly_canonical leaves a relative path to a file not yet there relative,
+    // so "o.csv" and "./o.csv" compared unequal (the run then ended in a failed rename).
     const auto resolved = [](const std::string& path) {
       std::error_code failed;
-      const std::filesystem::path p = std::filesystem::weakly_canonical(path, failed);
-      return failed ? std::filesystem::absolute(path, failed).lexically_normal() : p;
+      const std::filesystem::path absolute = std::filesystem::absolute(path, failed);
+      const std::filesystem::path p = std::filesystem::weakly_canonical(absolute, failed);
+      return failed ? absolute.lexically_normal() : p;
     };
     if (resolved(out_path) == resolved(truth_path))
       return usage_error("synth", "--out and --truth-out name the same file, '" + out_path + "'");
+    for (const std::string& path : {out_path, truth_path}) {
+      if (!input_named_as_output(path, {scenario_path}).empty())
+        return usage_error("synth", "'" + path +
+                                        "' is the scenario file; writing it would "
+                                        "destroy it (--out names the take to write)");
+    }
     for (const std::string& path : {out_path, truth_path}) {
       const std::filesystem::path file(path);
       const std::filesystem::path folder =

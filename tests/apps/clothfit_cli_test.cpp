@@ -608,6 +608,28 @@ TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
   EXPECT_NE(same.output.find("--out and --truth-out name the same file"), std::string::npos)
       << same.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+  // The same relative path, once with "./": compared unequal, the run ended in a failed rename
+  // that left the take's name holding the truth JSON.
+  const std::string relative = std::filesystem::relative(dir / "t.csv").string();
+  const Result same_relative = run(synth + relative + " --truth-out ./" + relative);
+  EXPECT_EQ(same_relative.exit_code, 2) << same_relative.output;
+  EXPECT_NE(same_relative.output.find("--out and --truth-out name the same file"),
+            std::string::npos)
+      << same_relative.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "t.csv"));
+  // The scenario as the take (or the truth) was overwritten with the CSV.
+  for (const std::string& option :
+       {std::string(" --out "), std::string(" --out t.csv --truth-out ")}) {
+    const Result over = run("synth " + (dir / "synth.json").string() + " --truth alpha=0.2" +
+                            option + (dir / "synth.json").string());
+    EXPECT_EQ(over.exit_code, 2) << over.output;
+    EXPECT_NE(over.output.find("is the scenario file; writing it would destroy it"),
+              std::string::npos)
+        << over.output;
+  }
+  std::stringstream scenario_text;
+  scenario_text << std::ifstream(dir / "synth.json").rdbuf();
+  EXPECT_NE(scenario_text.str().find("\"synth\""), std::string::npos) << scenario_text.str();
   const Result missing = run(synth + (dir / "missing/t.csv").string());
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(
