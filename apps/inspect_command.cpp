@@ -29,8 +29,9 @@ struct GridSize {
 // The most rows or columns of a suggested layout, as of a layout file (mocap::MarkerLayout).
 constexpr long long kMaxLayoutSide = 100000;
 
-// "4x5" -> {4, 5}; empty when the text is not two whole numbers from 1 to kMaxLayoutSide joined
-// by x.
+// "4x5" -> {4, 5}; empty when the text is not two whole numbers from 2 to kMaxLayoutSide joined
+// by x (a recording scenario's layout is at least 2 × 2; a single row or column has no second
+// direction, and the guess came out scrambled).
 std::optional<GridSize> parse_grid_size(const std::string& text) {
   const std::size_t x = text.find_first_of("xX");
   if (x == std::string::npos)
@@ -41,7 +42,7 @@ std::optional<GridSize> parse_grid_size(const std::string& text) {
   const auto r = std::from_chars(begin, begin + x, rows);
   const auto c = std::from_chars(begin + x + 1, end, columns);
   if (r.ec != std::errc() || r.ptr != begin + x || c.ec != std::errc() || c.ptr != end ||
-      rows < 1 || columns < 1 || rows > kMaxLayoutSide || columns > kMaxLayoutSide) {
+      rows < 2 || columns < 2 || rows > kMaxLayoutSide || columns > kMaxLayoutSide) {
     return std::nullopt;
   }
   return GridSize{static_cast<int>(rows), static_cast<int>(columns)};
@@ -150,7 +151,7 @@ int run_inspect_command(int argc, char** argv) {
   if (vm.count("suggest-layout")) {
     grid = parse_grid_size(layout_size);
     if (!grid) {
-      return bad_input("--suggest-layout: expected ROWSxCOLUMNS such as 4x5, each from 1 to " +
+      return bad_input("--suggest-layout: expected ROWSxCOLUMNS such as 4x5, each from 2 to " +
                        std::to_string(kMaxLayoutSide) + ", got '" + layout_size + "'");
     }
   }

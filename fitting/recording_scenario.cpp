@@ -10,6 +10,7 @@
 #include "core/obstacles/obstacle_json.hpp"
 #include "fitting/parameter_grid.hpp"
 #include "fitting/recording_truth.hpp"
+#include "mocap/mocap_input_error.hpp"
 #include "mocap/motive_csv_reader.hpp"
 
 namespace clothfit::fitting {
@@ -20,6 +21,30 @@ std::string resolve_relative(const std::string& file, const std::string& scenari
   if (p.is_absolute())
     return file;
   return (std::filesystem::path(scenario_path).parent_path() / p).lexically_normal().string();
+}
+
+// The file a path field names, relative to the scenario; an empty path is refused here, since it
+// would be opened as "" and reported without any name.
+std::string path_field(const JsonObject& root, const std::string& key,
+                       const std::string& scenario_path, const char* what) {
+  const std::string file = root.string(key);
+  if (file.empty())
+    root.fail(key, std::string("expected the path of ") + what + ", found an empty string");
+  return resolve_relative(file, scenario_path);
+}
+
+// The layout file `file` named by the scenario at `scenario_path`: read as every JSON file is (a
+// key given twice, a folder, a syntax error at its line), its errors saying which scenario named
+// it.
+mocap::MarkerLayout read_layout_file(const std::string& file, const std::string& scenario_path) {
+  const std::string of = " (the \"layout\" file of " + scenario_path + ")";
+  try {
+    return mocap::parse_marker_layout(read_json_file(file), file);
+  } catch (const InputError& e) {
+    throw InputError(e.location(), e.problem() + of);
+  } catch (const mocap::MocapInputError& e) {
+    throw mocap::MocapInputError(e.location(), e.problem() + of);
+  }
 }
 
 void parse_recording_options(const JsonObject& o, RecordingScenario* s) {
@@ -175,9 +200,9 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
   s.description = root.string("description", "");
   s.experiment = root.string("experiment", "");
   s.condition = root.string("condition", "");
-  s.recording_path = resolve_relative(root.string("recording"), path);
+  s.recording_path = path_field(root, "recording", path, "a Motive CSV file");
   if (root.has("truth"))
-    s.truth_path = resolve_relative(root.string("truth"), path);
+    s.truth_path = path_field(root, "truth", path, "a truth JSON file");
   if (root.has("recording_options"))
     parse_recording_options(root.object("recording_options"), &s);
   if (root.has("frames")) {
@@ -208,7 +233,7 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
     root.fail("layout",
               "missing: the marker grid ({\"rows\", \"columns\", \"markers\"} or a file)");
   if (root.raw("layout").is_string()) {
-    s.layout = mocap::read_marker_layout(resolve_relative(root.string("layout"), path));
+    s.layout = read_layout_file(path_field(root, "layout", path, "a layout JSON file"), path);
   } else {
     s.layout = mocap::parse_marker_layout(root.raw("layout"), path, "layout");
   }

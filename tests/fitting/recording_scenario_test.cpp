@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "core/io/input_error.hpp"
@@ -283,6 +285,51 @@ TEST(RecordingScenario, SyntheticMotionLimitsNameTheFieldsAndValues) {
   EXPECT_EQ(synth_error(j),
             "synth.motion.kind: a tablecloth motion needs synth.duration ≥ 2.5 s "
             "(lowering and dragging), found 2 s");
+}
+
+// The files a scenario names: an empty path names the field (it said "no such file"), and a
+// layout file is read as every JSON file is (a key given twice was taken at its last value, a
+// folder was "unexpected end of input"), its errors saying which scenario named it.
+TEST(RecordingScenario, FilesItNamesAreCheckedAsTheirFields) {
+  for (const char* key : {"recording", "layout", "truth"}) {
+    nlohmann::json j = minimal();
+    j[key] = "";
+    EXPECT_EQ(error_field(j), key);
+    EXPECT_NE(error_message(j).find(std::string(key) + ": expected the path of "),
+              std::string::npos)
+        << error_message(j);
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "clothfit_recording_scenario_layout";
+  std::filesystem::create_directories(dir / "folder.json");
+  std::ofstream(dir / "twice.json")
+      << R"({"rows": 2, "columns": 3, "rows": 2, "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"]]})";
+  std::ofstream(dir / "good.json")
+      << R"({"rows": 2, "columns": 3, "markers": [["A1", "A2", "A3"], ["B1", "B2", "B3"]]})";
+  const std::string scenario = (dir / "s.json").string();
+  const auto layout_error = [&](const std::string& file) -> std::string {
+    nlohmann::json j = minimal();
+    j["layout"] = file;
+    try {
+      parse_recording_scenario(j, scenario);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(layout_error("twice.json").find("twice.json:1:27: rows: given twice"),
+            std::string::npos)
+      << layout_error("twice.json");
+  EXPECT_NE(layout_error("twice.json").find("(the \"layout\" file of " + scenario + ")"),
+            std::string::npos);
+  EXPECT_NE(layout_error("folder.json").find("is a directory, expected a JSON file"),
+            std::string::npos)
+      << layout_error("folder.json");
+  EXPECT_NE(layout_error("missing.json").find("missing.json: cannot open file for reading"),
+            std::string::npos)
+      << layout_error("missing.json");
+  nlohmann::json j = minimal();
+  j["layout"] = "good.json";
+  EXPECT_EQ(parse_recording_scenario(j, scenario).layout.rows, 2);
 }
 
 // solver.exact_curvature with the interior-point solver was accepted and ignored.
