@@ -206,6 +206,10 @@ int run_fit_command(int argc, char** argv) {
   if (auto code =
           check_option_range("fit", vm, "noise-replicas", noise_replicas, 0, 1000, "0: none"))
     return *code;
+  if (vm.count("noise-replicas") && noise_replicas == 1)  // one run has no spread to measure
+    return usage_error("fit",
+                       "--noise-replicas expects 0 (none) or 2 to 1000: a standard "
+                       "deviation needs two runs, found 1");
   std::ostream* progress = vm.count("quiet") ? nullptr : &std::cerr;
 
   fitting::RecordingScenario scenario;

@@ -320,6 +320,9 @@ RecordingScenario parse_recording_scenario(const nlohmann::json& json, const std
         f.number("profile_tolerance", s.fit.profile_tolerance, Range::between(1e-6, 10.0));
     s.fit.noise_replicas =
         f.integer("noise_replicas", s.fit.noise_replicas, Range::between(0, 1000));
+    if (s.fit.noise_replicas == 1)  // one run has no spread to measure (it reported sd 0)
+      f.fail("noise_replicas",
+             "expected 0 (none) or 2 to 1000: a standard deviation needs two runs, found 1");
   }
   if (root.has("synth")) {
     if (!root.raw("synth").is_object())

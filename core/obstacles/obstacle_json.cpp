@@ -59,6 +59,14 @@ ObstacleOptions parse_common(const JsonObject& o, const std::string& default_nam
   options.name = o.string("name", default_name);
   if (options.name.empty())
     o.fail("name", "expected a non-empty string");
+  // The name becomes a parameter (mu.<name>, given as mu.<name>=VALUE) and a CSV column: a comma
+  // split sweep.csv's header, an '=' made the parameter impossible to name.
+  for (const char c : options.name) {
+    if (c == ',' || c == '=' || c == '"' || static_cast<unsigned char>(c) < 0x20)
+      o.fail("name",
+             "expected a name without ',', '=', '\"' or control characters (it names the "
+             "parameter mu.<name> of fits and sweeps and a column of sweep.csv)");
+  }
   options.friction_coefficient = o.number("friction", 0.0, Range::non_negative());
   options.constrain_face_centres = o.boolean("face_centres", false);
   if (o.has("motion"))

@@ -1218,6 +1218,9 @@ TEST(ClothfitCli, OptionsOutOfRangeAreRefused) {
       {"fit --refine-iterations 1001",
        "--refine-iterations expects a whole number from 0 to 1000 (0: grid only), found 1001"},
       {"fit --noise-replicas 5000", "--noise-replicas expects a whole number from 0 to 1000"},
+      // One replica has no spread: it reported an objective noise of 0.
+      {"fit --noise-replicas 1",
+       "--noise-replicas expects 0 (none) or 2 to 1000: a standard deviation needs two runs"},
       {"synth --truth alpha=0.2 --seed -1", "--seed expects a whole number >= 0, found -1"},
   };
   for (const auto& [arguments, message] : cases) {

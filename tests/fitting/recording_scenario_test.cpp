@@ -114,6 +114,12 @@ TEST(RecordingScenario, MistakesNameTheirField) {
   j = minimal();
   j["parameters"]["alpha"] = {{"min", 0.1}, {"max", 0.5}, {"grid", 100001}};
   EXPECT_EQ(error_field(j), "parameters.alpha.grid");
+  // One replica has no spread: it reported an objective noise of 0.
+  j = minimal();
+  j["fit"] = {{"noise_replicas", 1}};
+  EXPECT_EQ(error_field(j), "fit.noise_replicas");
+  j["fit"] = {{"noise_replicas", 2}};
+  EXPECT_EQ(error_field(j), "(no error)");
 }
 
 // The message of the InputError reading `json` raises, or "(no error)".
