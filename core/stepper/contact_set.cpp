@@ -28,6 +28,9 @@ void tangent_basis(const Eigen::Vector3d& n, const Eigen::Vector3d& preferred, E
 
 // A tangential slip below this (m over the step) has no direction.
 constexpr double kNoSlip = 1e-12;
+// A friction row's residual (m of slip along its tangent after the QP) beyond which the contact
+// slid though its force is not at the bound (record()).
+constexpr double kSlidResidual = 1e-9;
 
 // A point moving linearly in the world from x0 at t0 to x1 at t1, at the fraction s of the step,
 // in the obstacle's rest frame.
@@ -423,10 +426,31 @@ void ContactSet::record(const qp::QpSolution& solution) {
     m_sigma[rows.key] = Eigen::Vector2d(s1, s2);
     m_sigma_qp[rows.key] = m_recorded;
     const double at_bound = rows.bound - 1e-9 * rows.bound;
-    const auto side = [at_bound](double force) -> signed char {
-      return std::abs(force) < at_bound ? 0 : force > 0.0 ? 1 : -1;
+    // A row slid when its force is at the bound or, for a solver whose multipliers only approach
+    // their bounds (the interior point stays inside by its barrier's gap, often by far more than
+    // 1e-9 b), when the QP left it unsatisfied: the node's slip along t_a after the QP, the row's
+    // residual, beyond kSlidResidual. Without this no contact of the interior point slid, each kept
+    // its box turned along its last reaction, at a corner √2 b, and the ramp sheet that should
+    // slide stuck. For the active set a row not at its bound holds exactly: nothing changes.
+    const int point = rows.key % m_points;
+    const auto slip_after = [&](int a) {
+      const Eigen::Vector3d& t = a == 0 ? rows.t1 : rows.t2;
+      double slip = m_pinned_offsets[2 * f + static_cast<std::size_t>(a)];
+      for (int d = 0; d < 3; ++d) {
+        const int col = m_free_index[3 * point + d];
+        if (col < 0)
+          continue;
+        if (col >= solution.x.size())  // a solution without x (multipliers only): no residual
+          return 0.0;
+        slip += t[d] * solution.x[col];
+      }
+      return slip;
     };
-    m_row_at_bound[rows.key] = {side(s1), side(s2)};
+    const auto side = [&](double force, int a) -> signed char {
+      const bool slid = std::abs(force) >= at_bound || std::abs(slip_after(a)) > kSlidResidual;
+      return !slid || force == 0.0 ? 0 : force > 0.0 ? 1 : -1;
+    };
+    m_row_at_bound[rows.key] = {side(s1, 0), side(s2, 1)};
     m_sticking += slid(rows.key) ? 0 : 1;
   }
 }
