@@ -14,10 +14,12 @@
 namespace clothfit::fitting {
 namespace {
 
+// A decimal number (strtod also reads hexadecimal floats, 0x1p-3, which no one means here).
 double parse_number(const std::string& text, const std::string& what) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v))
+  if (text.empty() || *end != '\0' || !std::isfinite(v) ||
+      text.find_first_of("xX") != std::string::npos)
     throw std::invalid_argument("expected a number for " + what + ", found '" + text + "'");
   return v;
 }
@@ -63,6 +65,9 @@ GridAxis parse_sweep_axis(const std::string& text, const ModelParameters& parame
 std::vector<double> parse_parameter_values(const std::string& text,
                                            const ModelParameters& parameters,
                                            std::vector<double> base) {
+  // getline drops a last empty item: "alpha=0.2," would pass as "alpha=0.2".
+  if (!text.empty() && text.back() == ',')
+    throw std::invalid_argument("expected name=value after the last ',', found nothing");
   std::stringstream in(text);
   std::string item;
   std::vector<int> given;

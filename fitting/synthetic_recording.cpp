@@ -146,9 +146,10 @@ SynthMotion hitting_motion(const JsonObject& m, const RecordingScenario& scenari
   // The motion's own checks (make_hitting_motion) name its C++ fields; these name the file's.
   const double needed_s = 2.0 + 2.5 * options.strike_count;
   if (!(duration_s >= needed_s)) {
-    m.fail("strikes", std::to_string(options.strike_count) + " strikes need synth.duration ≥ " +
-                          format_number(needed_s) + " s (2 s + 2.5 s per strike), found " +
-                          format_number(duration_s) + " s");
+    m.fail("strikes", std::to_string(options.strike_count) +
+                          (options.strike_count == 1 ? " strike needs" : " strikes need") +
+                          " synth.duration ≥ " + format_number(needed_s) +
+                          " s (2 s + 2.5 s per strike), found " + format_number(duration_s) + " s");
   }
   if (options.corner_spacing_m > scenario.width_m - 0.01) {
     m.fail("corner_spacing", "expected at most the cloth's width less 1 cm, " +

@@ -88,6 +88,11 @@ TEST(ParameterValues, OverridesNamedValuesOnly) {
   // A parameter given twice is refused (the last value won silently).
   EXPECT_THROW(parse_parameter_values("delta=0.1,mu.table=0.4,delta=0.2", p, v),
                std::invalid_argument);
+  // A trailing comma and hexadecimal floats were accepted (0x1p-3 as 0.125).
+  EXPECT_THROW(parse_parameter_values("delta=0.1,", p, v), std::invalid_argument);
+  EXPECT_THROW(parse_parameter_values("delta=0x1p-3", p, v), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0:0x1:0.1", p), std::invalid_argument);
+  EXPECT_EQ(parse_parameter_values("delta=1e-1", p, v)[1], 0.1);  // exponents are decimal
 }
 
 }  // namespace
