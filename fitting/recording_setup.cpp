@@ -227,6 +227,17 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
         layout.names.begin());
     markers.row(cell) = setup.model.held[h].target.position(0.0).transpose();
   }
+  for (const auto& obstacle : setup.model.obstacles) {
+    for (std::size_t c = 0; c < cells; ++c) {
+      const double h = obstacle->value(markers.row(static_cast<Eigen::Index>(c)).transpose(), 0.0);
+      if (h < 0.0 && -h > setup.inside_depth_m) {
+        setup.inside_depth_m = -h;
+        setup.inside_marker_name = layout.names[c];
+        setup.inside_obstacle_name = obstacle->name();
+        setup.inside_depth_is_distance = obstacle->is_signed_distance();
+      }
+    }
+  }
   const Eigen::VectorXd guess = interpolate_marker_grid(markers, layout.rows, layout.columns, k);
   const ProjectionResult projected = project_onto_constraints(setup.model, guess);
   if (!projected.converged)
@@ -264,7 +275,34 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
   return setup;
 }
 
+namespace {
+
+std::string short_centimetres(double metres) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", 100.0 * metres);
+  return text;
+}
+
+}  // namespace
+
 std::string initial_state_warning(const RecordingSetup& setup) {
+  // A marker inside an obstacle by more than the offset that warns: the obstacle is misplaced
+  // (or the take's units or up axis are wrong), whatever the sheet's shape.
+  if (setup.inside_depth_m > kInitialMarkerOffsetWarning_m || !setup.inside_depth_is_distance) {
+    if (!setup.inside_marker_name.empty()) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "the first frame's marker %s lies inside obstacle '%s'%s: the initial state "
+                    "moves the sheet out of it, and the fit compares the run with a recording "
+                    "the obstacle contradicts; check the obstacle's placement (and the take's "
+                    "units and up axis)",
+                    setup.inside_marker_name.c_str(), setup.inside_obstacle_name.c_str(),
+                    setup.inside_depth_is_distance
+                        ? (" by " + short_centimetres(setup.inside_depth_m) + " cm").c_str()
+                        : "");
+      return text;
+    }
+  }
   if (!(setup.initial_marker_offset_m > kInitialMarkerOffsetWarning_m))
     return {};
   char text[400];

@@ -47,6 +47,12 @@ struct RecordingSetup {
   // projection made the mesh's nodes there meet their rest lengths by moving markers apart.
   double initial_marker_offset_m = 0.0;
   std::string initial_marker_offset_name;
+  // The first frame's marker deepest inside an obstacle (its h < 0 at t = 0), if any: a misplaced
+  // obstacle, which the initial state moves the sheet out of (the offset above then comes from it,
+  // not from a folded sheet). depth_m is h's magnitude, a distance for signed-distance obstacles.
+  std::string inside_marker_name, inside_obstacle_name;
+  double inside_depth_m = 0.0;
+  bool inside_depth_is_distance = true;
 
   Eigen::Map<const Eigen::MatrixX3d, 0, Eigen::Stride<1, 3>> recorded(std::size_t frame) const {
     return {recorded_m.data() + 3 * frame * marker_nodes.size(),
@@ -66,8 +72,9 @@ RecordingSetup build_recording_setup(const RecordingScenario& scenario, const mo
 // start within 1.2 cm but for the table drag, 6.9 cm).
 inline constexpr double kInitialMarkerOffsetWarning_m = 0.02;
 
-// The warning for a setup whose initial state starts more than kInitialMarkerOffsetWarning_m from
-// a recorded marker, else empty.
+// The warning for a setup whose first frame has a marker inside an obstacle by more than
+// kInitialMarkerOffsetWarning_m (any depth for an obstacle whose h is no distance), or whose
+// initial state starts more than that from a recorded marker; else empty.
 std::string initial_state_warning(const RecordingSetup& setup);
 
 }  // namespace clothfit::fitting

@@ -19,9 +19,11 @@ namespace {
 // by A1 and A3. With `fold`, the last row of markers lies 5 cm from the middle one instead of
 // 10 cm: the cloth between them is bunched up, as on a table. A time_step > 0 sets the solver's.
 // With `b2_missing` > 0 the take has 8 frames, B2 is missing from the first b2_missing of them,
-// and gaps of up to 3 frames are filled; a frame_count > 0 sets frames.count.
+// and gaps of up to 3 frames are filled; a frame_count > 0 sets frames.count; `extra` fields are
+// added to the scenario.
 RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b2_missing = 0,
-                                int frame_count = 0) {
+                                int frame_count = 0,
+                                const nlohmann::json& extra = nlohmann::json::object()) {
   nlohmann::json json = nlohmann::json::parse(R"({
     "recording": "take.csv",
     "cloth": {"width": 0.2, "height": 0.2, "material": "polyester"},
@@ -35,6 +37,7 @@ RecordingSetup flat_sheet_setup(bool fold, double time_step = 0.0, std::size_t b
     json["recording_options"] = {{"max_gap_frames", 3}};
   if (frame_count > 0)
     json["frames"] = {{"count", frame_count}};
+  json.update(extra);
   const RecordingScenario scenario = parse_recording_scenario(json, "dir/s.json");
   std::vector<mocap::MarkerInfo> markers;
   std::vector<double> frame;
@@ -73,6 +76,27 @@ TEST(RecordingSetup, AFoldBetweenMarkersIsMeasuredAndWarnedAbout) {
   EXPECT_NE(warning.find("marker " + setup.initial_marker_offset_name), std::string::npos)
       << warning;
   EXPECT_NE(warning.find("folded or bunched"), std::string::npos) << warning;
+}
+
+// A recorded marker inside an obstacle is a misplaced obstacle, and the warning says so: a sphere
+// inside a hanging sheet was reported as the sheet "folded or bunched between markers".
+TEST(RecordingSetup, AMarkerInsideAnObstacleIsWarnedAboutAsSuch) {
+  const nlohmann::json ball = {
+      {"obstacles",
+       {{{"type", "sphere"}, {"name", "ball"}, {"centre", {0.1, -0.1, 1.0}}, {"radius", 0.05}}}}};
+  const RecordingSetup setup = flat_sheet_setup(false, 0.0, 0, 0, ball);
+  EXPECT_EQ(setup.inside_marker_name, "B2");
+  EXPECT_EQ(setup.inside_obstacle_name, "ball");
+  EXPECT_NEAR(setup.inside_depth_m, 0.05, 1e-12);
+  const std::string warning = initial_state_warning(setup);
+  EXPECT_NE(warning.find("the first frame's marker B2 lies inside obstacle 'ball' by 5.0 cm"),
+            std::string::npos)
+      << warning;
+  EXPECT_EQ(warning.find("folded"), std::string::npos) << warning;
+  // Below the flat sheet the same ball warns of nothing.
+  nlohmann::json below = ball;
+  below["obstacles"][0]["centre"] = {0.1, -0.1, 0.9};
+  EXPECT_EQ(initial_state_warning(flat_sheet_setup(false, 0.0, 0, 0, below)), "");
 }
 
 // A marker missing at the first frame starts where it is first seen within the gap-filling
