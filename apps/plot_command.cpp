@@ -282,13 +282,15 @@ std::optional<std::size_t> best_row(const Sweep& s) {
 
 std::string frames_plot(const CsvFile& csv, const std::string& title) {
   fitting::FrameSeries frames;
+  long previous_frame = -1;
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
     // The cells in their order, so that a row's first bad cell is the one reported.
     const long frame = count_field(csv, r, 0, 0);
-    if (r > 0 && frame <= std::stol(csv.rows[r - 1][0]))
+    if (frame <= previous_frame)
       throw InputError({csv.path, csv.lines[r], 1, "frame"},
                        "expected frames increasing down the file, found " + csv.rows[r][0] +
                            " after " + csv.rows[r - 1][0]);
+    previous_frame = frame;
     frames.time_s.push_back(number(csv, r, 1, false));
     if (r > 0 && !(frames.time_s[r] > frames.time_s[r - 1]))
       throw InputError({csv.path, csv.lines[r], 2, "time_s"},

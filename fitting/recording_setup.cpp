@@ -288,20 +288,16 @@ std::string short_centimetres(double metres) {
 std::string initial_state_warning(const RecordingSetup& setup) {
   // A marker inside an obstacle by more than the offset that warns: the obstacle is misplaced
   // (or the take's units or up axis are wrong), whatever the sheet's shape.
-  if (setup.inside_depth_m > kInitialMarkerOffsetWarning_m || !setup.inside_depth_is_distance) {
-    if (!setup.inside_marker_name.empty()) {
-      char text[400];
-      std::snprintf(text, sizeof text,
-                    "the first frame's marker %s lies inside obstacle '%s'%s: the initial state "
-                    "moves the sheet out of it, and the fit compares the run with a recording "
-                    "the obstacle contradicts; check the obstacle's placement (and the take's "
-                    "units and up axis)",
-                    setup.inside_marker_name.c_str(), setup.inside_obstacle_name.c_str(),
-                    setup.inside_depth_is_distance
-                        ? (" by " + short_centimetres(setup.inside_depth_m) + " cm").c_str()
-                        : "");
-      return text;
-    }
+  if (!setup.inside_marker_name.empty() &&
+      (setup.inside_depth_m > kInitialMarkerOffsetWarning_m || !setup.inside_depth_is_distance)) {
+    const std::string depth = setup.inside_depth_is_distance
+                                  ? " by " + short_centimetres(setup.inside_depth_m) + " cm"
+                                  : "";
+    return "the first frame's marker " + setup.inside_marker_name + " lies inside obstacle '" +
+           setup.inside_obstacle_name + "'" + depth +
+           ": the initial state moves the sheet out of it, and the fit compares the run with a "
+           "recording the obstacle contradicts; check the obstacle's placement (and the take's "
+           "units and up axis)";
   }
   if (!(setup.initial_marker_offset_m > kInitialMarkerOffsetWarning_m))
     return {};

@@ -239,6 +239,9 @@ class MotiveCsvParser {
   void read_data();
   void parse_data_row(const CsvRecordReader::Record& record);
   void store_row(const CsvRecordReader::Record& record);
+  // The header's frame rate, Export Frame Rate else Capture Frame Rate, naming which in
+  // `source`; nullopt when the header gives neither.
+  std::optional<double> header_frame_rate(std::string& source) const;
   double frame_rate(std::string& source) const;
   std::string describe_column(int column) const;
   int line_of_cell(const CsvRecordReader::Record& record, const char* cell) const;
@@ -280,8 +283,7 @@ class MotiveCsvParser {
   std::int64_t m_row_frame = 0;
   int m_last_data_line = 0;
   double m_metres_per_unit = 1.0;
-  // The header's frame rate (Export Frame Rate, else Capture Frame Rate), when it gives one.
-  std::optional<double> m_header_rate_hz;
+  std::optional<double> m_header_rate_hz;  // header_frame_rate(), for checking the Time column
   std::string m_header_rate_source;
 };
 
@@ -1080,16 +1082,22 @@ void MotiveCsvParser::read_data() {
   }
 }
 
-double MotiveCsvParser::frame_rate(std::string& source) const {
+std::optional<double> MotiveCsvParser::header_frame_rate(std::string& source) const {
   const MotiveHeader& header = m_info.header;
   if (header.export_frame_rate_hz) {
     source = "Export Frame Rate";
-    return *header.export_frame_rate_hz;
+    return header.export_frame_rate_hz;
   }
   if (header.capture_frame_rate_hz) {
     source = "Capture Frame Rate";
-    return *header.capture_frame_rate_hz;
+    return header.capture_frame_rate_hz;
   }
+  return std::nullopt;
+}
+
+double MotiveCsvParser::frame_rate(std::string& source) const {
+  if (const std::optional<double> rate = header_frame_rate(source))
+    return *rate;
   if (m_frame_count >= 2 && m_last_time_s > m_first_time_s) {
     const double rate = static_cast<double>(m_frame_count - 1) / (m_last_time_s - m_first_time_s);
     if (rate >= kMinFrameRateHz && rate <= kMaxFrameRateHz) {
@@ -1111,14 +1119,7 @@ Take MotiveCsvParser::parse() {
   m_info.file_length_unit_assumed = !m_info.header.length_unit.has_value();
   m_info.file_length_unit = m_info.header.length_unit.value_or(m_options.length_unit_if_absent);
   m_metres_per_unit = metres_per_unit(m_info.file_length_unit);
-  for (const auto& [rate, source] :
-       {std::pair{m_info.header.export_frame_rate_hz, "Export Frame Rate"},
-        std::pair{m_info.header.capture_frame_rate_hz, "Capture Frame Rate"}}) {
-    if (rate && !m_header_rate_hz) {
-      m_header_rate_hz = rate;
-      m_header_rate_source = source;
-    }
-  }
+  m_header_rate_hz = header_frame_rate(m_header_rate_source);
   read_data();
   const double rate = frame_rate(m_info.frame_rate_source);
   try {

@@ -102,7 +102,16 @@ double JsonObject::number(const std::string& key, double fallback, Range range) 
   return has(key) ? number(key, range) : fallback;
 }
 
+bool is_whole_number(const nlohmann::json& j) {
+  if (j.is_number_integer())  // signed or unsigned
+    return true;
+  return j.is_number_float() && std::isfinite(j.get<double>()) &&
+         std::floor(j.get<double>()) == j.get<double>();
+}
+
 std::optional<long long> whole_number(const nlohmann::json& j) {
+  if (!is_whole_number(j))
+    return std::nullopt;
   if (j.is_number_unsigned()) {
     const auto u = j.get<unsigned long long>();
     if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
@@ -111,29 +120,18 @@ std::optional<long long> whole_number(const nlohmann::json& j) {
   }
   if (j.is_number_integer())
     return j.get<long long>();
-  if (j.is_number_float()) {
-    const double v = j.get<double>();
-    constexpr double kExact = 9007199254740992.0;  // 2^53: every whole double below is exact
-    if (std::isfinite(v) && std::floor(v) == v && std::abs(v) <= kExact)
-      return static_cast<long long>(v);
-  }
-  return std::nullopt;
-}
-
-bool is_whole_number(const nlohmann::json& j) {
-  if (j.is_number_integer())  // signed or unsigned
-    return true;
-  return j.is_number_float() && std::isfinite(j.get<double>()) &&
-         std::floor(j.get<double>()) == j.get<double>();
+  constexpr double kExact = 9007199254740992.0;  // 2^53: every whole double below is exact
+  const double v = j.get<double>();
+  return std::abs(v) <= kExact ? std::optional<long long>(static_cast<long long>(v)) : std::nullopt;
 }
 
 int JsonObject::integer(const std::string& key, Range range) const {
   const nlohmann::json& j = require(key);
-  const std::optional<long long> v = whole_number(j);
   // The value as written: "found 2.5", "found 18446744073709551615", not a wrapped or rounded one.
   const std::string found = j.is_number() ? j.dump() : type_name(j);
   if (!is_whole_number(j))
     fail(key, "expected an integer (" + range.describe() + "), found " + found);
+  const std::optional<long long> v = whole_number(j);
   // A whole number out of range, or too large for an int (or a long long) at all: then the
   // message gives the int's bounds too.
   const bool fits_int =

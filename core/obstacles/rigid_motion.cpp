@@ -14,7 +14,7 @@ namespace {
 // How far from a keyframe time a step's end may be and still count as on it, for the rates: the
 // stepper sums its time steps and decimal times are not exact in binary (50 steps of 0.01 s end
 // at 0.5000000000000002), so the step ending "at" a keyframe took the segment after it and a
-// moving obstacle's friction started a step early (and stopped a step late). 1e-9 s per second
+// moving obstacle's friction started and stopped a step early. 1e-9 s per second
 // is far above the sums' rounding and far below a time step (at most 10⁸ steps per run).
 double keyframe_tolerance(double t) {
   return 1e-9 * std::max(1.0, std::abs(t));

@@ -80,9 +80,9 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
     name.append("[").append(std::to_string(index)).append("]");
   // Indices as written (a huge one is out of range, not wrapped or cut to an int).
   if (j.is_number()) {
-    const std::optional<long long> node = whole_number(j);
     if (!is_whole_number(j))
       object.fail(name, "expected a node index (a whole number), found " + j.dump());
+    const std::optional<long long> node = whole_number(j);
     if (!node || *node < 0 || *node >= mesh.num_nodes()) {
       object.fail(name, "node index " + j.dump() + " is out of range 0.." +
                             std::to_string(mesh.num_nodes() - 1));
@@ -92,9 +92,9 @@ int parse_node_reference(const JsonObject& object, const std::string& key, std::
   if (j.is_array() && j.size() == 2 && j[0].is_number() && j[1].is_number()) {
     if (mesh.grid_columns == 0)
       object.fail(name, "[row, column] needs a grid mesh; use a node index");
-    const std::optional<long long> row = whole_number(j[0]), column = whole_number(j[1]);
     if (!is_whole_number(j[0]) || !is_whole_number(j[1]))
       object.fail(name, "expected [row, column] of whole numbers, found " + j.dump());
+    const std::optional<long long> row = whole_number(j[0]), column = whole_number(j[1]);
     if (!row || !column || *row < 0 || *row >= mesh.grid_rows || *column < 0 ||
         *column >= mesh.grid_columns) {
       std::string problem = "[";

@@ -434,15 +434,14 @@ void ContactSet::record(const qp::QpSolution& solution) {
     // slide stuck. For the active set a row not at its bound holds exactly: nothing changes.
     const int point = rows.key % m_points;
     const auto slip_after = [&](int a) {
+      if (solution.x.size() == 0)  // a solution of multipliers only: no residual to read
+        return 0.0;
       const Eigen::Vector3d& t = a == 0 ? rows.t1 : rows.t2;
       double slip = m_pinned_offsets[2 * f + static_cast<std::size_t>(a)];
       for (int d = 0; d < 3; ++d) {
         const int col = m_free_index[3 * point + d];
-        if (col < 0)
-          continue;
-        if (col >= solution.x.size())  // a solution without x (multipliers only): no residual
-          return 0.0;
-        slip += t[d] * solution.x[col];
+        if (col >= 0)
+          slip += t[d] * solution.x[col];
       }
       return slip;
     };

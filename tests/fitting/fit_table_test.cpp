@@ -233,7 +233,7 @@ TEST(FitTable, TableclothLayoutPairsLowAndHighPerMaterial) {
   EXPECT_EQ(table.columns, columns);
   ASSERT_EQ(table.rows.size(), 2u);
   const std::vector<std::string> polyester = {"polyester", "0.18 [0.1, 0.4]*", "0.2", "0.91",
-                                              "1.01",      "0.62 [0.1, 0.62]",  "0.6", "0.84",
+                                              "1.01",      "0.62 [0.1, 0.62]", "0.6", "0.84",
                                               "1.01"};
   EXPECT_EQ(table.rows[0], polyester);
   EXPECT_EQ(table.rows[1][0], "wool");

@@ -92,8 +92,8 @@ TEST(RigidMotion, PiecewiseLinearAngleScheduleOfTheSphereScenario) {
   EXPECT_NEAR(motion.angular_speed_rad_s(2.0), kPi, kTight);
   EXPECT_EQ(motion.angular_speed_rad_s(2.0 + 1e-6), 0.0);
   // A step's end a rounding past a keyframe is on it: 100 and 200 steps of 0.01 s summed end at
-  // 1.0000000000000007 and 2.0000000000000013; the segment after made the sphere turn a step
-  // early and stop a step late.
+  // 1.0000000000000007 and 2.0000000000000013; the segment after made the sphere start and stop
+  // turning a step early.
   double t = 0.0;
   for (int n = 1; n <= 200; ++n) {
     t += 0.01;
