@@ -249,27 +249,44 @@ void parse_solver(const JsonObject& s, stepper::StepperOptions* o) {
 
 std::string initial_penetration_warning(const Scenario& scenario) {
   const double tolerance = scenario.model.options.contact_tolerance;
+  const int num_nodes = scenario.model.mesh.num_nodes();
+  std::vector<bool> held(num_nodes, false);
+  for (const auto& h : scenario.model.held)
+    held[h.node] = true;
+  std::ostringstream out;
   for (const auto& obstacle : scenario.model.obstacles) {
-    double deepest = 0.0;
-    int node = -1;
-    for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
+    // The deepest free node and the deepest held one: the first step pushes a free node out,
+    // a held one follows its target and stays inside.
+    double deepest[2] = {0.0, 0.0};
+    int node[2] = {-1, -1};
+    for (int i = 0; i < num_nodes; ++i) {
       const double h = obstacle->value(scenario.initial_positions.segment<3>(3 * i), 0.0);
-      if (h < deepest) {
-        deepest = h;
-        node = i;
+      const int kind = held[i] ? 1 : 0;
+      if (h < deepest[kind]) {
+        deepest[kind] = h;
+        node[kind] = i;
       }
     }
     const bool distance = obstacle->is_signed_distance();
-    if (node < 0 || (distance && deepest >= -tolerance))
-      continue;
-    std::ostringstream out;
-    out << "the cloth starts inside obstacle '" << obstacle->name() << "': node " << node;
-    if (distance)
-      out << " by " << -deepest << " m (more than contact_tolerance, " << tolerance << " m)";
-    out << "; the first step pushes such nodes out at once";
-    return out.str();
+    for (int kind = 0; kind < 2; ++kind) {
+      if (node[kind] < 0 || (distance && deepest[kind] >= -tolerance))
+        continue;
+      if (out.tellp() > 0)
+        out << "; ";
+      if (kind == 0)
+        out << "the cloth starts inside obstacle '" << obstacle->name() << "': node " << node[0];
+      else
+        out << "held node " << node[1] << " starts inside obstacle '" << obstacle->name() << "'";
+      if (distance)
+        out << " by " << -deepest[kind] << " m (more than contact_tolerance, " << tolerance
+            << " m)";
+      out << (kind == 0 ? "; the first step pushes such nodes out at once"
+                        : ": held nodes follow their targets, not the contacts, and stay inside");
+    }
+    if (out.tellp() > 0)
+      break;  // one obstacle's sentence is enough
   }
-  return "";
+  return out.str();
 }
 
 std::string coincident_nodes_warning(const Scenario& scenario) {

@@ -44,7 +44,7 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& path,
 // more than the contact tolerance ε1 inside (signed-distance obstacles: by how much; the needle
 // field's h is no distance). The first step would push such nodes out at once, launching the
 // sheet; it is a warning, not an error, since a sheet laid on an obstacle may start a rounding
-// error inside it.
+// error inside it. A held node inside is named apart: it follows its target and stays inside.
 std::string initial_penetration_warning(const Scenario& scenario);
 
 // Non-empty when nodes of the mesh share a rest position (mesh::coincident_nodes): the quads on

@@ -235,7 +235,8 @@ TEST(ClothfitCli, SimulateCountsTheStepsTakenAgainAtTheCap) {
 }
 
 // A cloth that starts inside an obstacle is launched out of it by the first step; the run says
-// so (it went on silently, the sheet thrown 2 m up).
+// so (it went on silently, the sheet thrown 2 m up). Held nodes inside stay there, and the
+// warning says that of them instead (it said they would be pushed out).
 TEST(ClothfitCli, SimulateWarnsWhenTheClothStartsInsideAnObstacle) {
   const auto dir = scratch("simulate_inside");
   std::ifstream in(testing::source_dir() / "datasets/examples/hanging.json");
@@ -254,6 +255,13 @@ TEST(ClothfitCli, SimulateWarnsWhenTheClothStartsInsideAnObstacle) {
             std::string::npos)
       << inside;
   EXPECT_NE(inside.find(" by 0.3 m (more than contact_tolerance, 0.0001 m)"), std::string::npos)
+      << inside;
+  // The held corners are inside too; they are not pushed out, and the warning says so.
+  EXPECT_NE(inside.find("; held node "), std::string::npos) << inside;
+  EXPECT_NE(inside.find(" starts inside obstacle 'floor' by 0.3 m (more than contact_tolerance, "
+                        "0.0001 m): held nodes follow their targets, not the contacts, and stay "
+                        "inside"),
+            std::string::npos)
       << inside;
   EXPECT_EQ(warning_for(0.5).find("warning"), std::string::npos);
   EXPECT_EQ(warning_for(1.0).find("warning"), std::string::npos);  // lying on it
