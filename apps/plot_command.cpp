@@ -216,9 +216,49 @@ struct Sweep {
   std::vector<double> mean_error_m, objective;  // one per row
 };
 
+// The columns after a sweep row's status as `sweep` writes them: with replicas the objective's
+// sd (a number ≥ 0 for a point that ran, empty otherwise) and the replicas that ran (≥ 1 for a
+// point that ran); then the steps at the iteration cap (0 for "ok", at least 1 for
+// "iteration_cap") and the steps taken again, both empty for a point that did not run.
+void check_sweep_tail(const CsvFile& csv, std::size_t row, std::size_t status_column,
+                      const std::string& status) {
+  const bool ran = status == "ok" || status == "iteration_cap";
+  const auto empty_unless_ran = [&](std::size_t c) {
+    if (!ran && !csv.rows[row][c].empty())
+      throw InputError(
+          {csv.path, csv.lines[row], static_cast<int>(c) + 1, csv.header[c]},
+          "expected an empty field for a " + status + " point, found '" + csv.rows[row][c] + "'");
+    return ran;
+  };
+  std::size_t c = status_column + 1;
+  if (c < csv.header.size() && csv.header[c] == kReplicaColumns[0]) {
+    if (empty_unless_ran(c))
+      non_negative(csv, row, c, false);
+    count_field(csv, row, c + 1, ran ? 1 : 0);
+    c += kReplicaColumns.size();
+  }
+  if (c < csv.header.size() && csv.header[c] == kStepColumns[0]) {
+    if (empty_unless_ran(c)) {
+      const long unconverged = count_field(csv, row, c, 0);
+      if ((unconverged > 0) != (status == "iteration_cap"))
+        throw InputError({csv.path, csv.lines[row], static_cast<int>(c) + 1, csv.header[c]},
+                         status == "ok"
+                             ? "expected 0 for an ok point, found '" + csv.rows[row][c] + "'"
+                             : "expected at least 1 for an iteration_cap point, found '" +
+                                   csv.rows[row][c] + "'");
+    }
+    if (empty_unless_ran(c + 1))
+      count_field(csv, row, c + 1, 0);
+  }
+}
+
 Sweep read_sweep(const CsvFile& csv) {
   Sweep s;
   const std::size_t k = sweep_parameters(csv);
+  if (k == 2 && csv.header[0] == csv.header[1])
+    throw InputError({csv.path, 1, 2, csv.header[1]},
+                     "expected two different parameters (a sweep varies two), found '" +
+                         csv.header[1] + "' twice");
   s.names.assign(csv.header.begin(), csv.header.begin() + static_cast<std::ptrdiff_t>(k));
   s.values.resize(k);
   for (std::size_t r = 0; r < csv.rows.size(); ++r) {
@@ -246,6 +286,7 @@ Sweep read_sweep(const CsvFile& csv) {
     s.objective.push_back(non_negative(csv, r, k, true));
     s.mean_error_m.push_back(non_negative(csv, r, k + 1, !ran));
     non_negative(csv, r, k + 2, true);
+    check_sweep_tail(csv, r, status_column, status);
     // A sweep's grid increases along its (only, or fastest) axis: a 1-D file out of order or
     // with a value twice would be drawn as a zig-zag.
     if (k == 1 && r > 0 && !(s.values[0][r] > s.values[0][r - 1]))

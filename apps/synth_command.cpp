@@ -144,6 +144,15 @@ int run_synth_command(int argc, char** argv) {
   }
   std::cout << "wrote " << out_path << " (" << recording.take.frame_count() << " frames, "
             << recording.take.marker_count() << " markers) and " << truth_path << "\n";
+  // The take stands (exit 0), but steps at the projection's iteration cap leave its motion short
+  // of the model's own tolerances there; fitting it recovers that motion's parameters.
+  const auto& simulation = recording.truth["simulation"];
+  if (const long capped = simulation.value("unconverged_steps", 0L); capped > 0) {
+    std::cerr << "clothfit synth: warning: " << capped
+              << " steps of the simulation ended at the iteration cap, short of the solver's "
+                 "tolerances; see simulation.unconverged_steps in "
+              << truth_path << " and solver.max_iterations\n";
+  }
   return kExitOk;
 }
 

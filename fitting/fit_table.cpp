@@ -184,10 +184,23 @@ FitReport parse_fit_report(const nlohmann::json& json, const std::string& file) 
     const JsonObject p = parameters.object(key);
     FitReportParameter out;
     out.name = key;
-    out.value = number_or_nan(p, "value");
+    // α, δ and every μ are ≥ 0, and a fitted value lies within its search bounds and its
+    // interval, the interval within the bounds: a file that says otherwise is not the fitter's.
+    out.value = number_or_nan(p, "value", Range::non_negative());
     out.fitted = p.boolean("fitted");
-    out.lower = p.has("lower") ? p.number("lower") : kNaN;
-    out.upper = p.has("upper") ? p.number("upper") : kNaN;
+    if (out.fitted && !(p.has("lower") && p.has("upper")))
+      p.fail(p.has("lower") ? "upper" : "lower",
+             "expected the search bounds of a fitted parameter");
+    out.lower = p.has("lower") ? p.number("lower", Range::non_negative()) : kNaN;
+    out.upper = p.has("upper") ? p.number("upper", Range::non_negative()) : kNaN;
+    const bool bounded = std::isfinite(out.lower) && std::isfinite(out.upper);
+    if (bounded && out.lower > out.upper)
+      p.fail("upper", "expected upper >= lower (" + significant(out.lower) + "), found " +
+                          significant(out.upper));
+    if (bounded && out.fitted && std::isfinite(out.value) &&
+        (out.value < out.lower || out.value > out.upper))
+      p.fail("value", "expected a value within the search bounds [" + significant(out.lower) +
+                          ", " + significant(out.upper) + "], found " + significant(out.value));
     if (p.has("interval") && !p.raw("interval").is_null()) {
       if (!p.raw("interval").is_array() || p.array_size("interval") != 2)
         p.fail("interval", "expected [lower, upper]");
@@ -201,10 +214,26 @@ FitReport parse_fit_report(const nlohmann::json& json, const std::string& file) 
       if (std::isfinite(out.value) && (out.value < a || out.value > b))
         p.fail("interval", "expected an interval containing the value " + significant(out.value) +
                                ", found [" + significant(a) + ", " + significant(b) + "]");
+      if (bounded && (a < out.lower || b > out.upper))
+        p.fail("interval", "expected an interval within the search bounds [" +
+                               significant(out.lower) + ", " + significant(out.upper) +
+                               "], found [" + significant(a) + ", " + significant(b) + "]");
     }
     out.pinned = p.boolean("pinned", true);
+    // Pinned is what the bound flags say (ParameterInterval::pinned): a file claiming a pinned
+    // parameter whose interval reaches a bound would lose the table's "*".
+    if (out.interval && p.has("interval_reaches_lower_bound") &&
+        p.has("interval_reaches_upper_bound")) {
+      const bool at_lower = p.boolean("interval_reaches_lower_bound");
+      const bool at_upper = p.boolean("interval_reaches_upper_bound");
+      const bool pinned = !(at_lower && out.interval->first > 0.0) && !at_upper;
+      if (p.has("pinned") && out.pinned != pinned)
+        p.fail("pinned", std::string("expected ") + (pinned ? "true" : "false") +
+                             " as the interval's bound flags say, found " +
+                             (out.pinned ? "true" : "false"));
+    }
     if (p.has("truth") && !p.raw("truth").is_null())
-      out.truth = p.number("truth");
+      out.truth = p.number("truth", Range::non_negative());
     fit.parameters.push_back(out);
   }
   // Sums and means of distances, and ratios of times: none is negative.
@@ -323,6 +352,18 @@ Table make_tablecloth_table(const std::vector<FitReport>& fits) {
     const FitReportParameter* mu = f.friction();
     if (mu == nullptr)
       fail(f, "parameters", "the tablecloth layout needs a friction parameter mu.<obstacle>");
+    // One μ column per condition: with two fitted (or, none fitted, two fixed) friction
+    // parameters the column would show one of them, the other dropped without a word.
+    std::vector<std::string> candidates;
+    for (const FitReportParameter& p : f.parameters) {
+      if (p.name.rfind("mu.", 0) == 0 && p.fitted == mu->fitted)
+        candidates.push_back(p.name);
+    }
+    if (candidates.size() > 1)
+      fail(f, "parameters",
+           "the tablecloth layout needs one " + std::string(mu->fitted ? "fitted " : "") +
+               "friction parameter, found " + candidates[0] + " and " + candidates[1] +
+               (candidates.size() > 2 ? " (and more)" : "") + " (use --layout list)");
     any_truth = any_truth || mu->truth.has_value();
     if (std::find(obstacles.begin(), obstacles.end(), mu_label(f)) == obstacles.end())
       obstacles.push_back(mu_label(f));

@@ -51,10 +51,12 @@ GridAxis parse_sweep_axis(const std::string& text, const ModelParameters& parame
   const double step = parse_number(parts[2], name + " step");
   if (lower < 0 || !(upper >= lower) || !(step > 0))
     throw std::invalid_argument("expected 0 ≤ lower ≤ upper and step > 0 for " + name);
+  // Checked as a double before the cast: a step of 1e-20 makes the count too large for a long
+  // (the cast wrapped to a negative count, which passed the check and crashed the sweep).
   const double count = (upper - lower) / step;
-  const long n = static_cast<long>(std::floor(count + 1e-9)) + 1;
-  if (n > 10000)
+  if (!(count + 1e-9 < 10000.0))
     throw std::invalid_argument(name + ": more than 10000 values; use a larger step");
+  const long n = static_cast<long>(std::floor(count + 1e-9)) + 1;
   GridAxis axis;
   axis.parameter = index;
   for (long i = 0; i < n; ++i)
@@ -153,6 +155,11 @@ SweepResult run_sweep(ParallelEvaluator& evaluator, const std::vector<double>& b
       checkpoint(sweep);
     }
   });
+  // A first checkpoint before any run, every point pending: a sweep killed before its first
+  // timed checkpoint (SIGKILL, out of memory) left an earlier run's sweep.csv in its folder,
+  // complete-looking, for other points.
+  if (checkpoint)
+    checkpoint(sweep);
   // The observer sees every run that finishes: the whole sweep, or, when the stop flag ended it
   // early, the points whose runs all finished.
   try {

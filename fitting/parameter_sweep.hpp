@@ -47,8 +47,9 @@ Evaluation combine_replicas(std::vector<Evaluation> runs, ObjectiveNoise* noise)
 // of the parameters than a single run (objective_noise.hpp).
 //
 // `checkpoint`, when given, gets the sweep so far (points still running or not started are not
-// `completed`) whenever a point completes and at least checkpoint_interval_s has passed since
-// the last call, from a worker thread, one call at a time; it must not throw. It is not called
+// `completed`): once before any run, every point pending, from the calling thread; then whenever
+// a point completes and at least checkpoint_interval_s has passed since the last call, from a
+// worker thread, one call at a time. It must not throw. It is not called
 // at the end: the returned sweep is the whole one, or, when the evaluator's stop flag ended it
 // early (ParallelEvaluator::stopped()), the points whose runs all finished, the others pending.
 using SweepCheckpoint = std::function<void(const SweepResult& so_far)>;

@@ -356,6 +356,36 @@ std::string write_flat_sheet_recording(const std::filesystem::path& dir, const s
   return (dir / (name + ".json")).string();
 }
 
+// A synthetic take whose simulation left steps at the iteration cap is written (its motion is
+// what the fit will match), but the run says so (it was silent; only the truth file counted them).
+TEST(ClothfitCli, SynthWarnsOfStepsAtTheIterationCap) {
+  const auto dir = scratch("synth_cap");
+  write_small_synth_scenario(dir / "synth.json");
+  std::ifstream in(dir / "synth.json");
+  nlohmann::json scenario = nlohmann::json::parse(in);
+  in.close();
+  const auto synth = [&] {
+    std::ofstream(dir / "synth.json") << scenario.dump();
+    return run("synth " + (dir / "synth.json").string() + " --truth alpha=0.2 --quiet --out " +
+               (dir / "take.csv").string());
+  };
+  const Result plain = synth();
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("warning"), std::string::npos) << plain.output;
+  scenario["solver"] = {{"max_iterations", 1}};
+  const Result capped = synth();
+  ASSERT_EQ(capped.exit_code, 0) << capped.output;
+  std::ifstream truth_file(dir / "take.truth.json");
+  const long steps = nlohmann::json::parse(truth_file)["simulation"]["unconverged_steps"];
+  EXPECT_GT(steps, 0);
+  EXPECT_NE(capped.output.find("clothfit synth: warning: " + std::to_string(steps) +
+                               " steps of the simulation ended at the iteration cap, short of "
+                               "the solver's tolerances; see simulation.unconverged_steps in " +
+                               (dir / "take.truth.json").string() + " and solver.max_iterations"),
+            std::string::npos)
+      << capped.output;
+}
+
 // --from FIT.json takes every parameter's value from the fit; a fit of another scenario left some
 // at their start values without a word (sweep.csv does not list the fixed values).
 TEST(ClothfitCli, SweepFromAFitOfAnotherScenarioIsRefused) {

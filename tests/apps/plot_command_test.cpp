@@ -465,6 +465,40 @@ TEST(PlotCommand, RowsThatNoRunWritesAreRefusedByCell) {
     EXPECT_EQ(r.exit_code, 2) << file;
     EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
   }
+  // The columns after the status: the replicas' sd and count, the steps at the cap and taken
+  // again (they were not read at all: text, negative counts and a cap count against its status
+  // plotted).
+  const std::string tail_header =
+      "mu.table,objective,mean_error_m,mean_spread_m,status,objective_sd,replicas,"
+      "unconverged_steps,retried_steps\n";
+  for (const auto& [file, rows, message] :
+       {std::tuple{"uc.csv", "0.1,4.0,0.010,0.01,ok,0.1,2,abc,0\n",
+                   "uc.csv:2:8: unconverged_steps: expected an integer ≥ 0, found 'abc'"},
+        std::tuple{"rt.csv", "0.1,4.0,0.010,0.01,ok,0.1,2,0,-1\n",
+                   "rt.csv:2:9: retried_steps: expected an integer ≥ 0, found '-1'"},
+        std::tuple{"ok.csv", "0.1,4.0,0.010,0.01,ok,0.1,2,3,0\n",
+                   "ok.csv:2:8: unconverged_steps: expected 0 for an ok point, found '3'"},
+        std::tuple{"ic.csv", "0.1,4.0,0.010,0.01,iteration_cap,0.1,2,0,0\n",
+                   "ic.csv:2:8: unconverged_steps: expected at least 1 for an iteration_cap "
+                   "point, found '0'"},
+        std::tuple{"sd.csv", "0.1,4.0,0.010,0.01,ok,-0.001,2,0,0\n",
+                   "sd.csv:2:6: objective_sd: expected a number ≥ 0, found '-0.001'"},
+        std::tuple{"rp.csv", "0.1,4.0,0.010,0.01,ok,0.001,0,0,0\n",
+                   "rp.csv:2:7: replicas: expected an integer ≥ 1, found '0'"},
+        std::tuple{"fs.csv", "0.1,,,,failed,,2,0,\n",
+                   "fs.csv:2:8: unconverged_steps: expected an empty field for a failed point, "
+                   "found '0'"}}) {
+    const Result r = run("plot " + write(dir / file, tail_header + rows));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+  const Result twice = run("plot " + write(dir / "twice.csv",
+                                           "alpha,alpha,objective,mean_error_m,mean_spread_m,"
+                                           "status\n0.1,0.2,1,0.01,0.01,ok\n"));
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.output.find("twice.csv:1:2: alpha: expected two different parameters"),
+            std::string::npos)
+      << twice.output;
   // What fit and sweep write still plots: frames without markers, failed and pending points with
   // nan or nothing, the replica columns of a failed point.
   EXPECT_EQ(run("plot " + write(dir / "fine_frames.csv", kFrames + std::string("5,0.05,,,0,0\n")))

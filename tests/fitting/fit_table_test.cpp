@@ -39,7 +39,7 @@ std::string tablecloth_json(const std::string& material, const std::string& cond
          R"(", "recording": "r.csv", "recording_seconds": 4.0,
    "parameters": {"alpha": {"value": 0.2, "fitted": false},
                   "mu.table": {"value": )" +
-         std::to_string(mu) + R"(, "fitted": true, "lower": 0, "upper": 1,
+         std::to_string(mu) + R"(, "fitted": true, "lower": 0, "upper": 2,
                                "interval": [)" +
          std::to_string(std::min(0.1, mu)) + ", " + std::to_string(std::max(0.4, mu)) +
          R"(], "pinned": )" + (pinned ? "true" : "false") + R"(, "truth": )" +
@@ -90,7 +90,8 @@ TEST(FitTable, ErrorsNameTheFileAndTheField) {
   const std::string bad_interval = write("bad_interval.json", R"({"name": "x", "material": "w",
     "experiment": "hitting", "recording_seconds": 1, "objective": 1, "mean_error_m": 0.01,
     "mean_spread_m": 0.01, "q": 0.1,
-    "parameters": {"alpha": {"value": 0.2, "fitted": true, "interval": [0.3]}}})");
+    "parameters": {"alpha": {"value": 0.2, "fitted": true, "lower": 0, "upper": 1,
+                             "interval": [0.3]}}})");
   try {
     read_fit_report(bad_interval);
     FAIL() << "expected an InputError";
@@ -112,7 +113,15 @@ TEST(FitTable, ImpossibleNumbersAreRefusedByField) {
         std::tuple{"/objective", -3.0, "objective"}, std::tuple{"/q", -0.5, "q"},
         std::tuple{"/q_interior_point", -1.0, "q_interior_point"},
         std::tuple{"/parameters/alpha/value", 0.31, "parameters.alpha.interval"},
-        std::tuple{"/parameters/delta/value", 1.1, "parameters.delta.interval"}}) {
+        std::tuple{"/parameters/delta/value", 1.1, "parameters.delta.interval"},
+        // α, δ, μ and their truths are ≥ 0; a fitted value lies within its search bounds, the
+        // bounds are in order, the interval within them (all were tabulated).
+        std::tuple{"/parameters/alpha/value", -0.5, "parameters.alpha.value"},
+        std::tuple{"/parameters/alpha/truth", -1.0, "parameters.alpha.truth"},
+        std::tuple{"/parameters/alpha/lower", 0.25, "parameters.alpha.value"},
+        std::tuple{"/parameters/alpha/lower", 3.0, "parameters.alpha.upper"},
+        std::tuple{"/parameters/alpha/upper", -1.0, "parameters.alpha.upper"},
+        std::tuple{"/parameters/delta/upper", 1.95, "parameters.delta.interval"}}) {
     nlohmann::json json = nlohmann::json::parse(kHitting);
     json[nlohmann::json::json_pointer(pointer)] = value;
     try {
@@ -122,6 +131,34 @@ TEST(FitTable, ImpossibleNumbersAreRefusedByField) {
       EXPECT_EQ(e.location().file, "h.json");
       EXPECT_EQ(e.location().field, field) << e.what();
     }
+  }
+  // A fitted parameter has its search bounds; "pinned" is what the interval's bound flags say.
+  {
+    nlohmann::json json = nlohmann::json::parse(kHitting);
+    json["parameters"]["alpha"].erase("lower");
+    try {
+      parse_fit_report(json, "h.json");
+      ADD_FAILURE() << "a fitted parameter without bounds was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().field, "parameters.alpha.lower") << e.what();
+    }
+    json = nlohmann::json::parse(kHitting);
+    json["parameters"]["alpha"]["interval_reaches_lower_bound"] = false;
+    json["parameters"]["alpha"]["interval_reaches_upper_bound"] = true;
+    try {
+      parse_fit_report(json, "h.json");
+      ADD_FAILURE() << "pinned with the interval at the upper bound was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.location().field, "parameters.alpha.pinned") << e.what();
+    }
+    json["parameters"]["alpha"]["pinned"] = false;
+    EXPECT_NO_THROW(parse_fit_report(json, "h.json"));
+    // At the lower bound 0 the parameter is pinned (0 is a value, not a search limit).
+    json = nlohmann::json::parse(kHitting);
+    json["parameters"]["alpha"]["interval"] = {0.0, 0.3};
+    json["parameters"]["alpha"]["interval_reaches_lower_bound"] = true;
+    json["parameters"]["alpha"]["interval_reaches_upper_bound"] = false;
+    EXPECT_NO_THROW(parse_fit_report(json, "h.json"));
   }
   // The ends of the interval are inside it, and a zero error is an error (a perfect match).
   nlohmann::json json = nlohmann::json::parse(kHitting);
@@ -256,6 +293,25 @@ TEST(FitTable, TableclothLayoutPairsLowAndHighPerMaterial) {
   }
   const FitReport hit = parse_fit_report(nlohmann::json::parse(kHitting), "h.json");
   EXPECT_THROW(make_tablecloth_table({hit}), InputError);
+
+  // Two fitted friction parameters: the μ column showed the first by name, the other dropped.
+  nlohmann::json two =
+      nlohmann::json::parse(tablecloth_json("denim", "high", 0.5, 0.5, true, 0.01));
+  two["parameters"]["mu.floor"] = two["parameters"]["mu.table"];
+  try {
+    make_tablecloth_table({parse_fit_report(two, "two.json")});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().file, "two.json");
+    EXPECT_NE(std::string(e.what()).find("one fitted friction parameter, found mu.floor and "
+                                         "mu.table (use --layout list)"),
+              std::string::npos)
+        << e.what();
+  }
+  // One fitted and one fixed: the fitted one is the column.
+  two["parameters"]["mu.floor"] = {{"value", 0.4}, {"fitted", false}};
+  EXPECT_EQ(make_tablecloth_table({parse_fit_report(two, "two.json")}).rows[0][5],
+            "0.5 [0.1, 0.5]");
 }
 
 TEST(FitTable, HittingLayoutLikeTable3) {

@@ -71,6 +71,11 @@ TEST(SweepAxis, RejectsMistakesWithAMessage) {
   // At most 10000 values (exact in binary: 0, 0.5, …).
   EXPECT_EQ(parse_sweep_axis("alpha=0:4999.5:0.5", p).values.size(), 10000u);
   EXPECT_THROW(parse_sweep_axis("alpha=0:5000:0.5", p), std::invalid_argument);
+  // Counts beyond a long's range, and the smallest step there is: the cast of the count wrapped
+  // to a negative number of values, which passed the check and crashed the sweep.
+  EXPECT_THROW(parse_sweep_axis("alpha=0:1:1e-20", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0.1:0.3:5e-324", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("delta=0:0.1:1e-300", p), std::invalid_argument);
   try {
     parse_sweep_axis("mu.floor=0:1:0.1", p);
     FAIL();
