@@ -89,7 +89,8 @@ class JsonObject {
   std::string m_path;
 };
 
-// A number as error messages print it (the shortest form a stream gives, e.g. 1e+12).
+// A number as error messages print it: the shortest form that reads back as the same double
+// (0.1, 1000.0001, 1e+12).
 std::string format_number(double v);
 
 // The value of a JSON number that is a whole number and fits a long long: 6, -3, and 6.0 or 6e0

@@ -147,6 +147,11 @@ std::unique_ptr<Obstacle> parse_cylinder(const JsonObject& o, ObstacleOptions op
 std::unique_ptr<Obstacle> parse_needles(const JsonObject& o, ObstacleOptions options) {
   NeedleFieldGeometry g;
   g.origin_m = vector3_or(o, "origin", Eigen::Vector3d::Zero());
+  // Within 1e6 m, as the cloth: far out the peaks' indices (c1·x/2π) pass 2⁵³, where counting
+  // them one by one in double never ends (an origin of 1e14 m hung the run).
+  if (!(g.origin_m.cwiseAbs().maxCoeff() <= 1e6))
+    o.fail("origin", "expected a point within 1e+06 m of the origin on every axis, found " +
+                         format_number(g.origin_m.cwiseAbs().maxCoeff()) + " m");
   // Up to 1000/m (spikes every 6.3 mm): the peaks under a sheet grow as c1², and at 1e5/m the
   // 0.66 m sheet of needles.json has 10⁸ of them.
   g.c1_per_m = o.number("c1", 20.0, Range{0.0, 1000.0, false, true});

@@ -14,7 +14,7 @@ namespace clothfit::scenario {
 struct RunSummary {
   long steps = 0;  // steps taken
   double simulated_seconds = 0.0;
-  double wall_seconds = 0.0;  // stepping only (the observers' time excluded)
+  double wall_seconds = 0.0;  // in the steps taken (the observers' time, a failed step excluded)
   // The means over the steps taken; NaN when none was (the first step failed, or a stop came
   // before it). max_iterations is then 0.
   double q = 0.0;                // wall_seconds / simulated_seconds
@@ -30,11 +30,17 @@ struct RunSummary {
   // went beyond Coulomb's disk at a corner of its box, relative to the bound
   double max_friction_cone_excess = 0.0;
   stepper::StepStatus status = stepper::StepStatus::kConverged;  // the worst step status
-  std::string message;                                           // the first problem, if any
+  // The failure, when a step failed (followed by the first step at the iteration cap before
+  // it, if any); else the first step at the cap; empty when every step converged.
+  std::string message;
   bool interrupted = false;  // stopped by the caller's `stop` flag after `steps` steps
 
   bool ok() const { return status == stepper::StepStatus::kConverged && !interrupted; }
 };
+
+// A step's time in messages, s: six decimals ("0.010000"), six significant digits below 1 ms
+// (a step of 1e-7 s printed as 0.000000).
+std::string format_time(double t);
 
 // Called with the state after every step (and once with the initial state, report == nullptr).
 using StepObserver =

@@ -704,6 +704,19 @@ TEST(ClothfitCli, OutputPathsThatCannotBeOpenedAreBadInput) {
                            earlier.string());
   EXPECT_EQ(again.exit_code, 2) << again.output;
   EXPECT_EQ(std::filesystem::file_size(earlier / "trajectory.csv"), trajectory_size);
+  // A file that cannot be opened for writing (here a link to a folder that does not exist; a
+  // read-only file likewise): refused, named, before the others are truncated.
+  std::filesystem::remove(earlier / "iterations.csv");
+  std::filesystem::remove(earlier / "steps.csv");
+  std::filesystem::create_symlink(dir / "no_such_folder/steps.csv", earlier / "steps.csv");
+  const Result unwritable =
+      run("simulate " + hanging + " --duration 0.02 --quiet --out " + earlier.string());
+  EXPECT_EQ(unwritable.exit_code, 2) << unwritable.output;
+  EXPECT_NE(unwritable.output.find("cannot write '" + (earlier / "steps.csv").string() +
+                                   "': No such file or directory"),
+            std::string::npos)
+      << unwritable.output;
+  EXPECT_EQ(std::filesystem::file_size(earlier / "trajectory.csv"), trajectory_size);
   std::filesystem::create_directories(dir / "summary/summary.json");
   const Result summary =
       run("simulate " + hanging + " --duration 0.02 --quiet --out " + (dir / "summary").string());
