@@ -176,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{R"([{"type": "needles", "c1": 1e5}])", "obstacles[0].c1", "<= 1000"},
         // Far out the peaks could not be counted in double (the run hung at 1e14 m).
         BadInput{R"([{"type": "needles", "origin": [0, 1e14, 0]}])", "obstacles[0].origin",
-                 "within 1e+06 m of the origin on every axis, found 100000000000000 m"},
+                 "within 1e+06 m of the origin on every axis, found 1e+14 m"},
         BadInput{R"([{"type": "sphere", "centre": [0, 0, 0]}])", "obstacles[0].radius", "missing"},
         BadInput{R"([{"type": "plane"}, {"type": "sphere", "centre": [0, 0, 0], "radius": -1}])",
                  "obstacles[1].radius", "> 0"},
