@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "support/test_paths.hpp"
@@ -73,6 +74,41 @@ TEST(SimulationRun, CountsTheStepsAtTheIterationCapAndNamesTheFirst) {
   EXPECT_FALSE(run.ok());
   EXPECT_EQ(run.message.rfind("step " + std::to_string(first) + ": ", 0), 0u) << run.message;
   EXPECT_EQ(run.message, "step " + std::to_string(first) + ": " + reports[first - 1].message);
+}
+
+// A step at the cap, then one that fails: the failure is the message, the step at the cap after
+// it (the failure had replaced it).
+TEST(SimulationRun, AFailureIsTheMessageAndAnEarlierCappedStepFollowsIt) {
+  // Node 0 jerked 9 cm up within 1 ms while node 2 is fixed 0.2 m away: step 1 ends at the cap,
+  // step 2 cannot hold the sheet in shape.
+  const Scenario s = parse_scenario(nlohmann::json::parse(R"({
+    "cloth": {"mesh": {"type": "grid", "width": 0.2, "height": 0.2, "nodes_x": 3, "nodes_y": 3},
+              "placement": {"translation": [0, 0, 1]}, "material": "polyester"},
+    "time": {"duration": 0.05, "time_step": 0.01},
+    "held": [{"node": 0, "path": [{"time": 0, "offset": [0, 0, 0]},
+                                  {"time": 0.012, "offset": [0, 0, 0.012]},
+                                  {"time": 0.013, "offset": [0, 0, 0.1]},
+                                  {"time": 100, "offset": [0, 0, 0.1]}]},
+             {"node": 2}]})"),
+                                    "jerk.json");
+  RunSummary run;
+  const std::vector<stepper::StepReport> reports = run_observed(s, &run);
+  ASSERT_EQ(run.status, stepper::StepStatus::kFailed) << run.message;
+  ASSERT_EQ(run.steps, 1);
+  ASSERT_EQ(run.unconverged_steps, 1);
+  EXPECT_EQ(run.message.rfind("step 2 (t = 0.020000 s) failed: ", 0), 0u) << run.message;
+  const std::string before = "; before it, step 1: " + reports[0].message;
+  ASSERT_GE(run.message.size(), before.size());
+  EXPECT_EQ(run.message.substr(run.message.size() - before.size()), before) << run.message;
+  EXPECT_DOUBLE_EQ(run.q, run.wall_seconds / 0.01);  // over the one step taken
+}
+
+TEST(SimulationRun, StepTimesKeepTheirDigitsBelowAMillisecond) {
+  EXPECT_EQ(format_time(0.02), "0.020000");
+  EXPECT_EQ(format_time(3.67), "3.670000");
+  EXPECT_EQ(format_time(0.0), "0.000000");
+  EXPECT_EQ(format_time(3e-7), "3e-07");  // was 0.000000
+  EXPECT_EQ(format_time(1.23456789e-4), "0.000123457");
 }
 
 }  // namespace
