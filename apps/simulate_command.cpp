@@ -195,6 +195,25 @@ int run_simulate_command(int argc, char** argv) {
   }
   const long total_steps = scenario.step_count();
   long frame = 0;
+  const auto write_frame = [&](double time, const Eigen::VectorXd& positions) {
+    for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
+      row.add(frame);
+      row.add(',');
+      row.add(time);
+      row.add(',');
+      row.add(static_cast<long>(i));
+      for (int d = 0; d < 3; ++d) {
+        row.add(',');
+        row.add(positions[3 * i + d]);
+      }
+      row.add('\n');
+      row.flush_to(trajectory);
+    }
+    ++frame;
+  };
+  long unwritten_step = -1;  // the last step taken, when output.every left it out
+  double unwritten_time = 0.0;
+  Eigen::VectorXd unwritten_positions;
   auto last_progress = std::chrono::steady_clock::now();
   const auto observer = [&](const stepper::SimulationState& state,
                             const stepper::StepReport* report) {
@@ -205,22 +224,16 @@ int run_simulate_command(int argc, char** argv) {
             << report->friction_error << ',' << report->friction_cone_excess << ','
             << (report->cap_retry ? 1 : 0) << '\n';
     }
-    // Every n-th step, and the last: the run's result is always in the file.
+    // Every n-th step, and the last: the run's result is always in the file. A step left out is
+    // kept until the next, so that a run that fails or is interrupted still ends the file with
+    // its last state (written after the run).
     if (state.step % scenario.output_every == 0 || state.step == total_steps) {
-      for (int i = 0; i < scenario.model.mesh.num_nodes(); ++i) {
-        row.add(frame);
-        row.add(',');
-        row.add(state.time);
-        row.add(',');
-        row.add(static_cast<long>(i));
-        for (int d = 0; d < 3; ++d) {
-          row.add(',');
-          row.add(state.positions[3 * i + d]);
-        }
-        row.add('\n');
-        row.flush_to(trajectory);
-      }
-      ++frame;
+      write_frame(state.time, state.positions);
+      unwritten_step = -1;
+    } else {
+      unwritten_step = state.step;
+      unwritten_time = state.time;
+      unwritten_positions = state.positions;
     }
     const auto now = std::chrono::steady_clock::now();
     if (!quiet && now - last_progress > std::chrono::seconds(1)) {
@@ -240,6 +253,8 @@ int run_simulate_command(int argc, char** argv) {
     return scenario::run_simulation(scenario, observer, iteration_observer,
                                     &StopOnSignal::requested());
   }();
+  if (unwritten_step >= 0)  // failed or interrupted between two written steps
+    write_frame(unwritten_time, unwritten_positions);
   // A full disk shows only when the buffers are flushed: every file is checked, and a run whose
   // output was not all written fails.
   std::vector<std::string> unwritten;

@@ -914,7 +914,8 @@ TEST(ClothfitCli, RunsOfNoStepOrOfTooManyAreRefused) {
 }
 
 // output.every writes every n-th step and the last one: with n = 7 over 20 steps the file ended at
-// step 14, and with n = 1000 it held only the initial state.
+// step 14, and with n = 1000 it held only the initial state; a run that failed or was interrupted
+// lost its last state the same way.
 TEST(ClothfitCli, OutputEveryAlsoWritesTheLastStep) {
   const auto dir = scratch("output_every");
   nlohmann::json scenario = nlohmann::json::parse(
@@ -940,6 +941,24 @@ TEST(ClothfitCli, OutputEveryAlsoWritesTheLastStep) {
                    : std::vector<std::string>{"0", "0.2"};
     EXPECT_EQ(times, expected) << "every " << every;
   }
+  // A run that fails ends the file with its last state too (it ended at the last n-th step).
+  std::ofstream(dir / "fails.json") << R"({"cloth": {"mesh": {"type": "grid", "width": 0.2,
+      "height": 0.2, "nodes_x": 3, "nodes_y": 3}, "placement": {"translation": [0, 0, 1]},
+      "material": "polyester"}, "time": {"duration": 0.1, "time_step": 0.01},
+      "held": [{"node": 0}, {"node": 2, "path": [{"time": 0.04, "offset": [0, 0, 0]},
+                                                 {"time": 0.05, "offset": [0.1, 0, 0]}]}],
+      "output": {"every": 3}})";
+  const Result fails =
+      run("simulate " + (dir / "fails.json").string() + " --quiet --out " + (dir / "out").string());
+  ASSERT_EQ(fails.exit_code, 1) << fails.output;
+  std::ifstream summary_file(dir / "out/summary.json");
+  const long steps = nlohmann::json::parse(summary_file)["steps"];
+  ASSERT_EQ(steps, 4) << fails.output;  // step 5 fails
+  std::ifstream trajectory(dir / "out/trajectory.csv");
+  std::string line, last;
+  while (std::getline(trajectory, line))
+    last = line;
+  EXPECT_EQ(last.substr(0, last.find(',', last.find(',') + 1)), "2,0.04") << last;
 }
 
 // A run whose first step fails has no step to take means over: its summary gives null for q, the
@@ -994,7 +1013,8 @@ TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
   long lines = 0;
   for (std::string line; std::getline(trajectory, line);)
     ++lines;
-  EXPECT_EQ(lines, 1 + (steps / 100 + 1) * 63) << steps << " steps";
+  // Every 100th step and the last one reached (it was left out when 100 did not divide it).
+  EXPECT_EQ(lines, 1 + (steps / 100 + 1 + (steps % 100 != 0 ? 1 : 0)) * 63) << steps << " steps";
 }
 
 // Ctrl-C (SIGINT once the first progress line is out, about 2 s in) stops a long sweep: no further
