@@ -323,39 +323,49 @@ nlohmann::json read_json_file(const std::string& path) {
   };
   // A key given twice in one object: nlohmann keeps the last silently, so a field written twice
   // (a copy-paste left behind) would be read with one of its two values without a word. The
-  // parser's callback sees every object's keys in order; `open` holds, per open object, its keys
-  // so far, and `parents` the key that led to each nested object or array.
-  std::vector<std::vector<std::string>> open;
-  std::vector<std::string> parents;
-  std::string last_key;
+  // parser's callback sees every object's keys and every array's elements in order; `open` holds
+  // one entry per open object or array: its segment of the path (".key" or "[i]"), and for an
+  // object its keys so far, for an array the index of its next element.
+  struct Container {
+    std::string segment;
+    bool array = false;
+    int next_index = 0;
+    std::vector<std::string> keys;
+  };
+  std::vector<Container> open;
   int keys_read = 0;  // key events so far: the parser reports keys in the order of the text
+  const auto path_to = [&open](const std::string& key) {
+    std::string path;
+    for (const Container& c : open)
+      path += c.segment;
+    path += "." + key;
+    return path.substr(1);  // no leading '.'
+  };
   const auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
     if (event == Event::object_start || event == Event::array_start) {
-      parents.push_back(last_key);
-      last_key.clear();
-      if (event == Event::object_start)
-        open.emplace_back();
+      std::string segment;
+      if (!open.empty()) {
+        Container& parent = open.back();
+        segment = parent.array ? "[" + std::to_string(parent.next_index++) + "]"
+                               : "." + (parent.keys.empty() ? std::string() : parent.keys.back());
+      }
+      open.push_back({segment, event == Event::array_start, 0, {}});
     } else if (event == Event::object_end || event == Event::array_end) {
-      if (event == Event::object_end && !open.empty())
+      if (!open.empty())
         open.pop_back();
-      if (!parents.empty())
-        parents.pop_back();
+    } else if (event == Event::value && !open.empty() && open.back().array) {
+      ++open.back().next_index;
     } else if (event == Event::key && !open.empty()) {
-      last_key = parsed.get<std::string>();
+      const std::string key = parsed.get<std::string>();
       ++keys_read;
-      std::vector<std::string>& keys = open.back();
-      if (std::find(keys.begin(), keys.end(), last_key) != keys.end()) {
-        std::string field;
-        for (const std::string& k : parents) {
-          if (!k.empty())
-            field += k + ".";
-        }
+      std::vector<std::string>& keys = open.back().keys;
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
         InputLocation at = location(nth_key_offset(text, keys_read - 1) + 1);
-        at.field = field + last_key;
+        at.field = path_to(key);
         throw InputError(at, "given twice in the same object (one of the two would be ignored)");
       }
-      keys.push_back(last_key);
+      keys.push_back(key);
     }
     return true;
   };

@@ -122,6 +122,21 @@ TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
                 ":5:3: name: given twice in the same object (one of the two would be "
                 "ignored)");
   EXPECT_EQ(read(R"({"a": {"c": 1}, "b": {"c": 2}, "l": [{"c": 1}, {"c": 2}]})"), "(no error)");
+  // Inside arrays the path has the element's index, and no key of an earlier element (it read
+  // obstacles.name.name for obstacles[1].name, held.node.path.offset for held[1].path[1].offset).
+  EXPECT_EQ(read(R"({"obstacles": [{"name": "a"}, {"type": "plane", "name": "b", "name": "c"}]})"),
+            path.string() +
+                ":1:62: obstacles[1].name: given twice in the same object (one of the two would "
+                "be ignored)");
+  EXPECT_EQ(read(R"({"held": [{"node": 0}, {"node": 2, "path": [{"time": 0}, )"
+                 R"({"offset": [0, 0, 0], "time": 1, "offset": [1, 0, 0]}]}]})"),
+            path.string() +
+                ":1:91: held[1].path[1].offset: given twice in the same object (one of the two "
+                "would be ignored)");
+  EXPECT_EQ(read(R"({"a": [[1, 2], [3, {"x": 1, "x": 2}]]})"),
+            path.string() +
+                ":1:29: a[1][1].x: given twice in the same object (one of the two would be "
+                "ignored)");
   // A syntax error quotes what the parser read; a byte of another encoding (Latin-1 é) is shown
   // as \xE9, not written raw to the terminal.
   const std::string latin1 = read("{\"name\": \xE9t\xE9}");
