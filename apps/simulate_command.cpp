@@ -7,6 +7,7 @@
 //                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -128,8 +129,12 @@ int run_simulate_command(int argc, char** argv) {
     char* end = nullptr;
     const std::string name = item.substr(0, eq);
     const double mu = eq == std::string::npos ? -1.0 : std::strtod(item.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq + 1 == item.size() || *end != '\0' || !(mu >= 0.0) ||
-        !std::isfinite(mu))
+    // Decimal only, as every other number clothfit reads: strtod also skips blanks and reads
+    // hexadecimal floats (cylinder=0x10 was μ = 16).
+    const bool decimal = eq != std::string::npos && eq + 1 < item.size() &&
+                         !std::isspace(static_cast<unsigned char>(item[eq + 1])) &&
+                         item.find_first_of("xX", eq + 1) == std::string::npos;
+    if (!decimal || *end != '\0' || !(mu >= 0.0) || !std::isfinite(mu))
       return usage_error(
           "simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" + item + "'");
     if (std::find(mu_names.begin(), mu_names.end(), name) != mu_names.end())
@@ -177,6 +182,8 @@ int run_simulate_command(int argc, char** argv) {
   RowWriter row;
   steps << "step,time,status,iterations,factorizations,max_violation,held_residual,"
            "last_increment,friction_error,friction_cone_excess,cap_retry\n";
+  steps.precision(9);  // the times as trajectory.csv and iterations.csv give them (6 digits made
+                       // 0.00123457 of a step time of 0.00123456789 s)
   stepper::IterationObserver iteration_observer;
   if (write_iterations) {
     iterations << kIterationsHeader << '\n';

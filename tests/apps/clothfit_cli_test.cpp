@@ -188,8 +188,8 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
       run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=-1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_NE(negative.output.find("--mu"), std::string::npos) << negative.output;
-  for (const char* bad :
-       {"cylinder=", "cylinder", "cylinder=0.2x", "cylinder=nan", "cylinder=inf"}) {
+  for (const char* bad : {"cylinder=", "cylinder", "cylinder=0.2x", "cylinder=nan", "cylinder=inf",
+                          "cylinder=0x10"}) {  // a hexadecimal float was read (μ = 16)
     const Result r = run("simulate " + scenario + " --out " + out.string() + " --mu " + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.output;
     EXPECT_NE(r.output.find("--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" +
