@@ -436,6 +436,12 @@ TEST(PlotCommand, RowsThatNoRunWritesAreRefusedByCell) {
     EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
   }
 
+  const auto expect_refused = [&dir](const std::string& file, const std::string& text,
+                                     const std::string& message) {
+    const Result r = run("plot " + write(dir / file, text));
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  };
   const std::string header = "mu.table,objective,mean_error_m,mean_spread_m,status\n";
   for (const auto& [file, rows, message] :
        {// A failed point with numbers was drawn and chosen as the optimum.
@@ -461,9 +467,7 @@ TEST(PlotCommand, RowsThatNoRunWritesAreRefusedByCell) {
         std::tuple{"ux.csv", "0.2,4.0,0.010,0.01,ok\n0.1,3.0,0.009,0.01,ok\n",
                    "ux.csv:3:1: mu.table: expected values increasing down the file, found 0.1 "
                    "after 0.2"}}) {
-    const Result r = run("plot " + write(dir / file, header + rows));
-    EXPECT_EQ(r.exit_code, 2) << file;
-    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    expect_refused(file, header + rows, message);
   }
   // The columns after the status: the replicas' sd and count, the steps at the cap and taken
   // again (they were not read at all: text, negative counts and a cap count against its status
@@ -488,17 +492,12 @@ TEST(PlotCommand, RowsThatNoRunWritesAreRefusedByCell) {
         std::tuple{"fs.csv", "0.1,,,,failed,,2,0,\n",
                    "fs.csv:2:8: unconverged_steps: expected an empty field for a failed point, "
                    "found '0'"}}) {
-    const Result r = run("plot " + write(dir / file, tail_header + rows));
-    EXPECT_EQ(r.exit_code, 2) << file;
-    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    expect_refused(file, tail_header + rows, message);
   }
-  const Result twice = run("plot " + write(dir / "twice.csv",
-                                           "alpha,alpha,objective,mean_error_m,mean_spread_m,"
-                                           "status\n0.1,0.2,1,0.01,0.01,ok\n"));
-  EXPECT_EQ(twice.exit_code, 2);
-  EXPECT_NE(twice.output.find("twice.csv:1:2: alpha: expected two different parameters"),
-            std::string::npos)
-      << twice.output;
+  expect_refused(
+      "twice.csv",
+      "alpha,alpha,objective,mean_error_m,mean_spread_m,status\n0.1,0.2,1,0.01,0.01,ok\n",
+      "twice.csv:1:2: alpha: expected two different parameters");
   // What fit and sweep write still plots: frames without markers, failed and pending points with
   // nan or nothing, the replica columns of a failed point.
   EXPECT_EQ(run("plot " + write(dir / "fine_frames.csv", kFrames + std::string("5,0.05,,,0,0\n")))
