@@ -285,6 +285,11 @@ class MotiveCsvParser {
   double m_metres_per_unit = 1.0;
   std::optional<double> m_header_rate_hz;  // header_frame_rate(), for checking the Time column
   std::string m_header_rate_source;
+  // Without a header rate, every row's time and line, for checking the Time column against the
+  // rate it gives (check_times_against_their_rate).
+  std::vector<double> m_row_times_s;
+  std::vector<int> m_row_lines;
+  void check_times_against_their_rate(double rate) const;
 };
 
 void MotiveCsvParser::fail_row_typed(int line, const std::string& detail) const {
@@ -1032,8 +1037,31 @@ void MotiveCsvParser::store_row(const CsvRecordReader::Record& record) {
   }
   if (m_frame_count == 0 || m_row_time_s > m_last_time_s)
     m_last_time_s = m_row_time_s;
+  if (!m_header_rate_hz) {
+    m_row_times_s.push_back(m_row_time_s);
+    m_row_lines.push_back(record.line);
+  }
   m_last_frame = m_row_frame;
   ++m_frame_count;
+}
+
+// The rate a Time column gives is (frames − 1) over its span: rows out of order or unevenly
+// spaced between its ends (two rows swapped, one set back to 0.3 s) read without a word at that
+// rate. Each row's time must be within a quarter frame of where the rate puts it, as with a
+// header rate.
+void MotiveCsvParser::check_times_against_their_rate(double rate) const {
+  for (std::size_t k = 1; k < m_row_times_s.size(); ++k) {
+    const double expected = m_first_time_s + static_cast<double>(k) / rate;
+    if (!(std::abs(m_row_times_s[k] - expected) <= 0.25 / rate)) {
+      fail(m_row_lines[k], 2,
+           "frame " + std::to_string(m_first_frame + static_cast<std::int64_t>(k)) + " is at " +
+               format_number(m_row_times_s[k]) + " s, but the rate the Time column gives (" +
+               format_number(rate) + " Hz: " + std::to_string(m_row_times_s.size() - 1) +
+               " frame intervals from " + format_number(m_first_time_s) + " to " +
+               format_number(m_last_time_s) + " s) puts it at " + format_number(expected) +
+               " s: expected evenly spaced times increasing down the file");
+    }
+  }
 }
 
 bool is_blank_text(std::string_view text) {
@@ -1122,6 +1150,8 @@ Take MotiveCsvParser::parse() {
   m_header_rate_hz = header_frame_rate(m_header_rate_source);
   read_data();
   const double rate = frame_rate(m_info.frame_rate_source);
+  if (!m_header_rate_hz)
+    check_times_against_their_rate(rate);
   try {
     return Take(std::move(m_info), rate, m_first_frame, m_frame_count, std::move(m_markers),
                 std::move(m_positions), std::move(m_bodies));

@@ -184,6 +184,25 @@ TEST(MotiveCsvReaderErrors, TimeColumnContradictsTheFrameRate) {
                "2,0.02,", "2,5.02,")));
 }
 
+// Without a rate in the header the Time column gives it, (frames − 1) over its span: rows between
+// its ends out of order or unevenly spaced were read at that rate without a word.
+TEST(MotiveCsvReaderErrors, TimeColumnWithoutAHeaderRateIsEvenlySpaced) {
+  const std::string no_rate = replaced(small_csv(), "Export Frame Rate,100,", "");
+  EXPECT_DOUBLE_EQ(testing::read_csv_text(no_rate).frame_rate_hz(), 100.0);
+  const std::string four_rows =
+      replaced(no_rate, "Total Exported Frames,3", "Total Exported Frames,4") +
+      "3,0.03,1,2,3,4,5,6\n";
+  // Rows 1 and 2 swapped in time: 0, 0.02, 0.01, 0.03.
+  expect_error(replaced(replaced(four_rows, "1,0.01,", "1,0.02,"), "2,0.02,", "2,0.01,"), 9, 2,
+               "frame 1 is at 0.02 s, but the rate the Time column gives (100 Hz: 3 frame "
+               "intervals from 0 to 0.03 s) puts it at 0.01 s: expected evenly spaced times "
+               "increasing down the file");
+  // One row set back.
+  expect_error(replaced(four_rows, "2,0.02,", "2,0.003,"), 10, 2, "frame 2 is at 0.003 s");
+  // Printed digits are no contradiction: within a quarter of a frame interval.
+  EXPECT_NO_THROW(testing::read_csv_text(replaced(four_rows, "2,0.02,", "2,0.0224,")));
+}
+
 TEST(MotiveCsvReaderErrors, ValuesBeyondTheHeader) {
   expect_error(replaced(small_csv(), "0,0.00,1,2,3,4,5,6", "0,0.00,1,2,3,4,5,6,,7"), 8, 10,
                "a value beyond the header's 8 columns: '7'");
