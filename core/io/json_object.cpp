@@ -339,7 +339,7 @@ nlohmann::json read_json_file(const std::string& path) {
     for (const Container& c : open)
       path += c.segment;
     path += "." + key;
-    return path.substr(1);  // no leading '.'
+    return path[0] == '.' ? path.substr(1) : path;  // "a.b", "[0].a" in a top-level array
   };
   const auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;

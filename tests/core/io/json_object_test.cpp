@@ -133,6 +133,9 @@ TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
             path.string() +
                 ":1:91: held[1].path[1].offset: given twice in the same object (one of the two "
                 "would be ignored)");
+  EXPECT_EQ(read(R"([{"a": 1}, {"a": 1, "a": 2}])"),
+            path.string() +
+                ":1:21: [1].a: given twice in the same object (one of the two would be ignored)");
   EXPECT_EQ(read(R"({"a": [[1, 2], [3, {"x": 1, "x": 2}]]})"),
             path.string() +
                 ":1:29: a[1][1].x: given twice in the same object (one of the two would be "
