@@ -34,8 +34,8 @@ inline std::string output_file_problem(const std::filesystem::path& dir,
       continue;
     errno = 0;
     if (!std::ofstream(path, std::ios::app))
-      return "cannot write '" + path.string() + "': " +
-             (errno != 0 ? std::strerror(errno) : "cannot open it for writing");
+      return "cannot write '" + path.string() +
+             "': " + (errno != 0 ? std::strerror(errno) : "cannot open it for writing");
   }
   return {};
 }

@@ -218,7 +218,7 @@ int run_simulate_command(int argc, char** argv) {
     }
     ++frame;
   };
-  long unwritten_step = -1;  // the last step taken, when output.every left it out
+  bool last_state_pending = false;  // output.every left out the last step taken (kept below)
   double unwritten_time = 0.0;
   Eigen::VectorXd unwritten_positions;
   auto last_progress = std::chrono::steady_clock::now();
@@ -236,9 +236,9 @@ int run_simulate_command(int argc, char** argv) {
     // its last state (written after the run).
     if (state.step % scenario.output_every == 0 || state.step == total_steps) {
       write_frame(state.time, state.positions);
-      unwritten_step = -1;
+      last_state_pending = false;
     } else {
-      unwritten_step = state.step;
+      last_state_pending = true;
       unwritten_time = state.time;
       unwritten_positions = state.positions;
     }
@@ -260,7 +260,7 @@ int run_simulate_command(int argc, char** argv) {
     return scenario::run_simulation(scenario, observer, iteration_observer,
                                     &StopOnSignal::requested());
   }();
-  if (unwritten_step >= 0)  // failed or interrupted between two written steps
+  if (last_state_pending)  // failed or interrupted between two written steps
     write_frame(unwritten_time, unwritten_positions);
   // A full disk shows only when the buffers are flushed: every file is checked, and a run whose
   // output was not all written fails.

@@ -43,8 +43,8 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
       // beyond, which made q 3–4 times that of the same steps in a run that stopped before).
       // The failure is the message; a step at the cap before it is kept after it.
       summary.status = stepper::StepStatus::kFailed;
-      summary.message = "step " + std::to_string(n + 1) + " (t = " +
-                        format_time((n + 1) * scenario.model.options.time_step) +
+      summary.message = "step " + std::to_string(n + 1) +
+                        " (t = " + format_time((n + 1) * scenario.model.options.time_step) +
                         " s) failed: " + report.message +
                         (summary.message.empty() ? "" : "; before it, " + summary.message);
       break;
