@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,31 @@
 #include "mocap/mocap_input_error.hpp"
 
 namespace clothfit::apps {
+
+// What a numeric option's value must be, for the message of a value Boost could not convert
+// (e.g. "; expected a whole number from -9223372036854775808 to 9223372036854775807"): Boost names
+// the option and the value, not what it wanted. Empty for other options.
+inline std::string expected_option_value(const boost::program_options::options_description& all,
+                                         const std::string& option_name) {
+  namespace po = boost::program_options;
+  const std::string name = option_name.substr(option_name.find_first_not_of('-'));
+  const po::option_description* option = all.find_nothrow(name, false);
+  if (!option)
+    return "";
+  const po::value_semantic* semantic = option->semantic().get();
+  const auto whole = [](auto lowest) {
+    using T = decltype(lowest);
+    return "; expected a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
+           " to " + std::to_string(std::numeric_limits<T>::max());
+  };
+  if (dynamic_cast<const po::typed_value<int>*>(semantic))
+    return whole(int{});
+  if (dynamic_cast<const po::typed_value<long>*>(semantic))
+    return whole(long{});
+  if (dynamic_cast<const po::typed_value<double>*>(semantic))
+    return "; expected a decimal number within a double's range (about 1e-308 to 1e308 in size)";
+  return "";
+}
 
 // Parses argv into vm. Returns an exit code when the command should stop here (help printed:
 // kExitOk; bad command line: kExitBadInput), std::nullopt when it should go on.
@@ -28,6 +54,11 @@ inline std::optional<int> parse_command_line(
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), *vm);
     po::notify(*vm);
+  } catch (const po::invalid_option_value& e) {
+    std::cerr << "clothfit " << command << ": " << e.what()
+              << expected_option_value(all, e.get_option_name()) << "\n\n"
+              << visible << "\n";
+    return kExitBadInput;
   } catch (const po::error& e) {
     std::cerr << "clothfit " << command << ": " << e.what() << "\n\n" << visible << "\n";
     return kExitBadInput;

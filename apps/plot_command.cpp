@@ -7,7 +7,6 @@
 //   several 1-parameter sweep.csv over one grid: the paper's Fig. 7, one row per file.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -16,10 +15,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/command_line.hpp"
 #include "apps/output_files.hpp"
+#include "core/io/decimal_number.hpp"
 #include "core/io/input_error.hpp"
 #include "fitting/error_plot.hpp"
 #include "fitting/svg_plot.hpp"
@@ -88,14 +89,11 @@ double number(const CsvFile& csv, std::size_t row, std::size_t column, bool allo
       return kNaN;
     throw InputError(where, "expected a number, found '" + text + "'");
   }
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0')
-    throw InputError(where, "expected a number, found '" + text + "'");
-  if (!std::isfinite(v))
-    throw InputError(where, std::string("expected a finite number") +
-                                (allow_nan ? " or an empty field" : "") + ", found '" + text + "'");
-  return v;
+  const DecimalNumber n = parse_decimal(text);
+  if (n.status != DecimalNumber::ok)
+    throw InputError(where, "expected " + n.expected() + (allow_nan ? " or an empty field" : "") +
+                                ", found '" + text + "'");
+  return n.value;
 }
 
 // number() that must also not be negative (an error, a spread, an objective: sums of distances).
@@ -487,10 +485,11 @@ int run_plot_command(int argc, char** argv) {
   std::map<std::string, double> truth;
   for (const std::string& t : truth_options) {
     const std::size_t eq = t.find('=');
-    char* end = nullptr;
-    const double v = eq == std::string::npos ? 0.0 : std::strtod(t.c_str() + eq + 1, &end);
-    if (eq == std::string::npos || eq == 0 || end == t.c_str() + eq + 1 || *end != '\0' ||
-        !std::isfinite(v))
+    const DecimalNumber n = eq == std::string::npos
+                                ? DecimalNumber{}
+                                : parse_decimal(std::string_view(t).substr(eq + 1));
+    const double v = n.value;
+    if (eq == 0 || n.status != DecimalNumber::ok)
       return usage_error("plot", "--truth expects NAME=VALUE, e.g. mu.table=0.3, not '" + t + "'");
     if (!truth.emplace(t.substr(0, eq), v).second)
       return usage_error("plot", "--truth: '" + t.substr(0, eq) + "' is given more than once");

@@ -7,19 +7,19 @@
 //                       IterationRecord)
 // Files are streamed while the run goes on, so a run that fails halfway keeps what it did.
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <vector>
 
 #include "apps/command_line.hpp"
 #include "apps/output_files.hpp"
 #include "apps/stop_on_signal.hpp"
+#include "core/io/decimal_number.hpp"
 #include "core/io/input_error.hpp"
 #include "core/scenario/simulation_run.hpp"
 
@@ -126,15 +126,12 @@ int run_simulate_command(int argc, char** argv) {
   std::vector<std::string> mu_names;
   for (const std::string& item : friction) {
     const auto eq = item.find('=');
-    char* end = nullptr;
     const std::string name = item.substr(0, eq);
-    const double mu = eq == std::string::npos ? -1.0 : std::strtod(item.c_str() + eq + 1, &end);
-    // Decimal only, as every other number clothfit reads: strtod also skips blanks and reads
-    // hexadecimal floats (cylinder=0x10 was μ = 16).
-    const bool decimal = eq != std::string::npos && eq + 1 < item.size() &&
-                         !std::isspace(static_cast<unsigned char>(item[eq + 1])) &&
-                         item.find_first_of("xX", eq + 1) == std::string::npos;
-    if (!decimal || *end != '\0' || !(mu >= 0.0) || !std::isfinite(mu))
+    const DecimalNumber number = eq == std::string::npos
+                                     ? DecimalNumber{}
+                                     : parse_decimal(std::string_view(item).substr(eq + 1));
+    const double mu = number.value;
+    if (number.status != DecimalNumber::ok || !(mu >= 0.0))
       return usage_error(
           "simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" + item + "'");
     if (std::find(mu_names.begin(), mu_names.end(), name) != mu_names.end())

@@ -4,24 +4,23 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <iterator>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "core/io/decimal_number.hpp"
+
 namespace clothfit::fitting {
 namespace {
 
-// A decimal number (strtod also reads hexadecimal floats, 0x1p-3, which no one means here).
 double parse_number(const std::string& text, const std::string& what) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) ||
-      text.find_first_of("xX") != std::string::npos)
-    throw std::invalid_argument("expected a number for " + what + ", found '" + text + "'");
-  return v;
+  const DecimalNumber n = parse_decimal(text);
+  if (n.status != DecimalNumber::ok)
+    throw std::invalid_argument("expected " + n.expected() + " for " + what + ", found '" + text +
+                                "'");
+  return n.value;
 }
 
 }  // namespace

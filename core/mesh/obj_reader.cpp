@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <system_error>
 #include <vector>
 
+#include "core/io/decimal_number.hpp"
 #include "core/io/input_error.hpp"
 
 namespace clothfit::mesh {
@@ -192,24 +192,14 @@ QuadMesh read_obj_quad_mesh(std::istream& in, const std::string& name) {
         fail(tokens[0].column, "vertex has " + std::to_string(tokens.size() - 1) +
                                    " numbers: expected 'v x y z', 'v x y z w' or 'v x y z r g b'");
       }
-      for (std::size_t k = 4; k < tokens.size(); ++k) {
-        double value = 0.0;
-        const auto [ptr, ec] = std::from_chars(
-            tokens[k].text.data(), tokens[k].text.data() + tokens[k].text.size(), value);
-        if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size())
-          fail(tokens[k].column, "expected a number, found " + quoted(tokens[k].text));
-      }
-      for (int k = 1; k <= 3; ++k) {
-        double value = 0.0;
-        const auto [ptr, ec] = std::from_chars(
-            tokens[k].text.data(), tokens[k].text.data() + tokens[k].text.size(), value);
-        if (ec != std::errc() || ptr != tokens[k].text.data() + tokens[k].text.size()) {
-          fail(tokens[k].column, "expected a number, found " + quoted(tokens[k].text));
-        }
-        if (!std::isfinite(value)) {
-          fail(tokens[k].column, "expected a finite number, found " + quoted(tokens[k].text));
-        }
-        coords.push_back(value);
+      // The w or colour numbers are not used, but must be numbers; x, y and z finite ones.
+      for (std::size_t k = 1; k < tokens.size(); ++k) {
+        const DecimalNumber n = parse_decimal(tokens[k].text);
+        const bool unused = k >= 4;
+        if (n.status != DecimalNumber::ok && !(unused && n.status == DecimalNumber::not_finite))
+          fail(tokens[k].column, "expected " + n.expected() + ", found " + quoted(tokens[k].text));
+        if (!unused)
+          coords.push_back(n.value);
       }
       vertex_records.push_back({line, tokens[0].column});
     } else if (kind == "f") {

@@ -42,6 +42,28 @@ TEST(ClothfitCli, HelpListsTheCommands) {
   EXPECT_EQ(run("no-such-command").exit_code, 2);
 }
 
+// A number option's value that Boost cannot convert: its message names the option and the value,
+// and now also what was expected (it did not say that 2^63 is one more than a seed can be).
+TEST(ClothfitCli, AnOptionValueThatDoesNotConvertSaysWhatWasExpected) {
+  const std::string hanging = (testing::source_dir() / "datasets/examples/hanging.json").string();
+  const std::string out = (scratch("option_values") / "x").string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"synth " + hanging + " --truth alpha=0.2 --out " + out + ".csv --seed 9223372036854775808",
+       "the argument ('9223372036854775808') for option '--seed' is invalid; expected a whole "
+       "number from -9223372036854775808 to 9223372036854775807"},
+      {"fit " + hanging + " --out " + out + " --threads 2.5",
+       "the argument ('2.5') for option '--threads' is invalid; expected a whole number from "
+       "-2147483648 to 2147483647"},
+      {"simulate " + hanging + " --out " + out + " --duration 1e400",
+       "the argument ('1e400') for option '--duration' is invalid; expected a decimal number "
+       "within a double's range (about 1e-308 to 1e308 in size)"}};
+  for (const auto& [arguments, message] : cases) {
+    const Result r = run(arguments);
+    EXPECT_EQ(r.exit_code, 2) << arguments;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+}
+
 TEST(ClothfitCli, SimulateWritesTrajectoriesAndASummary) {
   const auto out = scratch("simulate");
   const Result r =

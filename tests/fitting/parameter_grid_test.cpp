@@ -68,6 +68,16 @@ TEST(SweepAxis, RejectsMistakesWithAMessage) {
   EXPECT_THROW(parse_sweep_axis("alpha=1:0:0.1", p), std::invalid_argument);
   EXPECT_THROW(parse_sweep_axis("alpha=0:1:0", p), std::invalid_argument);
   EXPECT_THROW(parse_sweep_axis("alpha=0:x:0.1", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha=0:0x1:0.1", p), std::invalid_argument);
+  EXPECT_THROW(parse_sweep_axis("alpha= 0:1:0.1", p), std::invalid_argument);
+  try {
+    parse_sweep_axis("alpha=0:1e400:0.1", p);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a number within a double's range"),
+              std::string::npos)
+        << e.what();
+  }
   // At most 10000 values (exact in binary: 0, 0.5, …).
   EXPECT_EQ(parse_sweep_axis("alpha=0:4999.5:0.5", p).values.size(), 10000u);
   EXPECT_THROW(parse_sweep_axis("alpha=0:5000:0.5", p), std::invalid_argument);

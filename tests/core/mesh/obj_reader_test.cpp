@@ -171,7 +171,18 @@ TEST(ObjReader, AnUnusedVertexIsReportedAtItsLine) {
 TEST(ObjReader, NonFiniteCoordinatesAreReportedAtTheirColumn) {
   EXPECT_EQ(error("v 0 0 0\nv nan 0 0\n"), "2:3: expected a finite number, found 'nan'");
   EXPECT_EQ(error("v 0 0 0\nv 1 0 -inf\n"), "2:7: expected a finite number, found '-inf'");
-  EXPECT_EQ(error("v 0 0 0\nv 1 0 1e400\n"), "2:7: expected a number, found '1e400'");
+  // Written right but beyond a double: named as out of range, not as "not a number".
+  EXPECT_EQ(error("v 0 0 0\nv 1 0 1e400\n"),
+            "2:7: expected a number within a double's range (about 1e-308 to 1e308 in size), "
+            "found '1e400'");
+  EXPECT_EQ(error("v 0 0 0 1e-400\n"),
+            "1:9: expected a number within a double's range (about 1e-308 to 1e308 in size), "
+            "found '1e-400'");
+  // The w that is not used may be anything a number can be, but it must be one.
+  EXPECT_EQ(error("v 0 0 0 inf\nv 1 0 0 nan\nv 0 1 0\nv 1 1 0\nf 1 2 4 3\n"), "(no error)");
+  EXPECT_EQ(error("v 0 0 0 0x10\n"), "1:9: expected a number, found '0x10'");
+  // x, y and z are checked before w: the first bad number on the line is the one named.
+  EXPECT_EQ(error("v 0 nan 0 abc\n"), "1:5: expected a finite number, found 'nan'");
 }
 
 TEST(ObjReader, AMissingFileIsNamed) {
