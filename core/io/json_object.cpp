@@ -376,6 +376,14 @@ nlohmann::json read_json_file(const std::string& path) {
     const auto pos = what.find("parse error");
     if (pos != std::string::npos)
       what = what.substr(pos);
+    // The parser's own "at line L, column C" counts the byte it stopped at (past a final line
+    // break, "line 2, column 1" for a blank one-line file), the prefix the byte before it: one
+    // location, the prefix's, is given.
+    const std::string own_location = " at line ";
+    const auto at = what.find(own_location);
+    const auto colon = at == std::string::npos ? at : what.find(':', at);
+    if (at != std::string::npos && colon != std::string::npos && at < what.find(':'))
+      what.erase(at, colon - at);
     // The parser quotes what it last read, raw: bytes that are not printable ASCII (a file in
     // another encoding) are shown as \xNN rather than written to the terminal.
     std::string shown;

@@ -140,6 +140,15 @@ TEST(ReadJsonFile, AKeyGivenTwiceInOneObjectIsRefused) {
             path.string() +
                 ":1:29: a[1][1].x: given twice in the same object (one of the two would be "
                 "ignored)");
+  // A syntax error is located once, by the prefix: the parser's own "at line 2, column 1"
+  // disagreed with it (it counts past the last byte read).
+  EXPECT_EQ(read("  \n"), path.string() +
+                              ":1:3: invalid JSON (parse error: syntax error while parsing value - "
+                              "unexpected end of input; expected '[', '{', or a literal)");
+  EXPECT_EQ(read("{\"a\": 1,\n \"b\": }\n"),
+            path.string() +
+                ":2:7: invalid JSON (parse error: syntax error while parsing value - unexpected "
+                "'}'; expected '[', '{', or a literal)");
   // A syntax error quotes what the parser read; a byte of another encoding (Latin-1 é) is shown
   // as \xE9, not written raw to the terminal.
   const std::string latin1 = read("{\"name\": \xE9t\xE9}");
