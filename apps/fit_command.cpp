@@ -150,9 +150,9 @@ void print_table(const fitting::ModelParameters& parameters, const fitting::FitR
     const double excess = 100.0 * (at_truth->objective / fit.objective - 1.0);
     // The fit's own objective is the lowest sample of the search (biased low where the objective
     // is noisy): the truth is compared with its replicas' spread.
-    const char* verdict = fitting::within_noise(at_truth->objective, fit.noise)
-                              ? "within twice the noise of the replicas' mean: the recording "
-                                "cannot tell them apart"
+    const char* verdict = fitting::within_noise(at_truth->objective, fit.objective, fit.noise)
+                              ? "within twice the noise of the fit's run or its replicas' mean: "
+                                "the recording cannot tell them apart"
                           : at_truth->objective == fit.objective
                               ? "the same objective: the recording cannot tell them apart"
                           : excess >= 0.0 ? "the model prefers the fitted values"
@@ -333,7 +333,8 @@ int run_fit_command(int argc, char** argv) {
   if (at_truth && at_truth->ok) {
     result["objective_at_truth"] = at_truth->objective;
     if (fit.noise.measured())
-      result["truth_within_noise"] = fitting::within_noise(at_truth->objective, fit.noise);
+      result["truth_within_noise"] =
+          fitting::within_noise(at_truth->objective, fit.objective, fit.noise);
   }
   const std::filesystem::path out(out_dir);
   try {

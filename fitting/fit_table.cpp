@@ -271,6 +271,25 @@ TableLayout resolve_layout(TableLayout layout, const std::vector<FitReport>& fit
   return TableLayout::list;
 }
 
+// What q is, for the notes: the run at the optimum's step time (RunSummary::q).
+constexpr const char* kQMeaning = "wall-clock time of the steps over simulated time";
+
+// The intervals' threshold as the fits give it ("5 %", "5–16 %"); for fits that do not say (older
+// fit.json files), the default rule.
+std::string threshold_phrase(const std::vector<FitReport>& fits) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  for (const FitReport& f : fits) {
+    if (!f.interval_tolerance)
+      return "5 %, or twice the objective's noise when larger,";
+    lo = std::min(lo, *f.interval_tolerance);
+    hi = std::max(hi, *f.interval_tolerance);
+  }
+  if (fits.empty())
+    return "the fit's threshold";
+  const std::string low = format("%.3g", 100.0 * lo), high = format("%.3g", 100.0 * hi);
+  return low == high ? low + " %" : low + "–" + high + " % (each fit's own threshold)";
+}
+
 Table make_list_table(const std::vector<FitReport>& fits) {
   // Parameter columns: the union of names in first-appearance order.
   std::vector<std::string> names;
@@ -312,24 +331,10 @@ Table make_list_table(const std::vector<FitReport>& fits) {
     row.push_back(format("%.1f", f.wall_seconds));
     table.rows.push_back(std::move(row));
   }
+  table.notes.push_back("value [interval within " + threshold_phrase(fits) +
+                        " of the minimum of sum(e_n)]; q: " + kQMeaning);
   marks.add_notes(&table.notes);
   return table;
-}
-
-// The intervals' threshold as the fits give it ("5 %", "5–16 %"); for fits that do not say (older
-// fit.json files), the default rule.
-std::string threshold_phrase(const std::vector<FitReport>& fits) {
-  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
-  for (const FitReport& f : fits) {
-    if (!f.interval_tolerance)
-      return "5 %, or twice the objective's noise when larger,";
-    lo = std::min(lo, *f.interval_tolerance);
-    hi = std::max(hi, *f.interval_tolerance);
-  }
-  if (fits.empty())
-    return "the fit's threshold";
-  const std::string low = format("%.3g", 100.0 * lo), high = format("%.3g", 100.0 * hi);
-  return low == high ? low + " %" : low + "–" + high + " % (each fit's own threshold)";
 }
 
 Table make_tablecloth_table(const std::vector<FitReport>& fits) {
@@ -451,9 +456,9 @@ Table make_hitting_table(const std::vector<FitReport>& fits) {
     }
     table.rows.push_back(std::move(row));
   }
-  table.notes.push_back(
-      "q: QP solve time over real time; α: damping, δ: virtual density; value [interval within " +
-      threshold_phrase(fits) + " of the minimum of sum(e_n)]");
+  table.notes.push_back("q: " + std::string(kQMeaning) +
+                        "; α: damping, δ: virtual density; value [interval within " +
+                        threshold_phrase(fits) + " of the minimum of sum(e_n)]");
   marks.add_notes(&table.notes);
   return table;
 }

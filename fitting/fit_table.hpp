@@ -38,7 +38,7 @@ struct FitReport {
   double objective = 0.0;                      // sum of e_n (m)
   double mean_error_m = 0.0;                   // ē
   double mean_spread_m = 0.0;                  // s̄
-  double q = 0.0;                              // QP solve time / real time (active set)
+  double q = 0.0;  // the optimum's run: steps' wall time / simulated time (active set)
   std::optional<double> q_interior_point;
   // The intervals' relative threshold (fit.json interval_tolerance; absent in older files).
   std::optional<double> interval_tolerance;

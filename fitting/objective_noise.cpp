@@ -47,8 +47,9 @@ bool resolved_improvement(double objective, double lower, const ObjectiveNoise& 
   return !noise.measured() || objective - lower > 2.0 * noise.sd;
 }
 
-bool within_noise(double objective, const ObjectiveNoise& noise) {
-  return noise.measured() && std::abs(objective - noise.mean) <= 2.0 * noise.sd;
+bool within_noise(double objective, double fit_objective, const ObjectiveNoise& noise) {
+  return noise.measured() && (std::abs(objective - noise.mean) <= 2.0 * noise.sd ||
+                              std::abs(objective - fit_objective) <= 2.0 * noise.sd);
 }
 
 }  // namespace clothfit::fitting

@@ -46,8 +46,11 @@ double interval_reference(double objective, const ObjectiveNoise& noise);
 // improvement the noise does not explain (always, when the noise was not measured).
 bool resolved_improvement(double objective, double lower, const ObjectiveNoise& noise);
 
-// Whether a single run's objective lies within twice the standard deviation of the noise's mean
-// (false when the noise was not measured).
-bool within_noise(double objective, const ObjectiveNoise& noise);
+// Whether a single run's objective (the truth's) cannot be told apart from the fit's: it lies
+// within twice the noise's standard deviation of the replicas' mean, or of `fit_objective`, the
+// fit's own run. Both references are needed: the fit's run is the lowest sample of the search (a
+// dip below the mean), and a single run at the truth can sit in such a dip as well (false when the
+// noise was not measured).
+bool within_noise(double objective, double fit_objective, const ObjectiveNoise& noise);
 
 }  // namespace clothfit::fitting

@@ -205,8 +205,14 @@ TEST(FitTable, ListTableMarksParametersNotPinnedDown) {
   EXPECT_EQ(row[6], "1.01");
   EXPECT_EQ(row[7], "0.470");
   EXPECT_EQ(row[8], "250");
-  ASSERT_EQ(table.notes.size(), 1u);
-  EXPECT_NE(table.notes[0].find("not pinned down"), std::string::npos);
+  // The threshold and q are said in a list as in the paper's layouts (they were not).
+  ASSERT_EQ(table.notes.size(), 2u);
+  EXPECT_EQ(table.notes[0].substr(0, 24), "value [interval within 5");
+  EXPECT_NE(table.notes[0].find("of the minimum of sum(e_n)]; q: wall-clock time of the steps "
+                                "over simulated time"),
+            std::string::npos)
+      << table.notes[0];
+  EXPECT_NE(table.notes[1].find("not pinned down"), std::string::npos);
 }
 
 // A fitted value farther from its truth than the recovery tolerance (α, δ 10 %, μ 0.1) is marked
