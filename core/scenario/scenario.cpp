@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -312,6 +313,104 @@ std::string sliver_quad_warning(const Scenario& scenario) {
       << q[3] << ") is a sliver: edges of " << worst.shortest_m << " m and " << worst.longest_m
       << " m at rest, " << worst.aspect() << " : 1 (above " << mesh::kSliverAspect
       << "); the projection may fail to hold it in shape, so remesh with quads closer to square";
+  return out.str();
+}
+
+namespace {
+
+// The largest cut a run's sampling makes in a piecewise-linear path: at a keyframe strictly
+// between two step times within the run, the distance from the path's value there to the
+// straight line between its values at those step times. `value(t)` is the path at time t.
+struct KeyframeCut {
+  double time = 0.0, size = 0.0;
+  int count = 0;  // keyframes cut by more than the threshold
+};
+template <class Value>
+KeyframeCut worst_keyframe_cut(const std::vector<double>& times, const Value& value, double dt,
+                               double end, double threshold) {
+  KeyframeCut worst;
+  for (const double t : times) {
+    const double n = std::floor(t / dt);
+    const double before = n * dt, after = (n + 1.0) * dt;
+    // On a step time (to rounding), or outside the run: the steps see this keyframe.
+    if (!(t > 0.0 && t < end) || t - before <= 1e-9 * dt || after - t <= 1e-9 * dt)
+      continue;
+    const double s = (t - before) / dt;
+    const double size = (value(t) - ((1.0 - s) * value(before) + s * value(after))).norm();
+    if (!(size > threshold))
+      continue;
+    ++worst.count;
+    if (size > worst.size)
+      worst = {t, size, worst.count};
+  }
+  return worst;
+}
+
+}  // namespace
+
+std::string keyframe_sampling_warning(const Scenario& scenario) {
+  const double dt = scenario.model.options.time_step;
+  const double end = static_cast<double>(scenario.step_count()) * dt;
+  constexpr double kDegree = std::numbers::pi / 180.0;
+  struct Worst {
+    std::string path;
+    bool angle = false;  // the cut is of an angle (rad), not a position (m)
+    KeyframeCut cut;
+  } worst;
+  double worst_ratio = 0.0;  // cuts are compared relative to their threshold
+  int cuts = 0;
+  const auto consider = [&](const KeyframeCut& cut, const std::string& path, bool angle) {
+    cuts += cut.count;
+    const double ratio =
+        cut.size / (angle ? kKeyframeCutWarning_deg * kDegree : kKeyframeCutWarning_m);
+    if (cut.count > 0 && ratio > worst_ratio) {
+      worst_ratio = ratio;
+      worst = {path, angle, cut};
+    }
+  };
+  const auto trajectory_cut = [&](const stepper::Trajectory& trajectory) {
+    return worst_keyframe_cut(
+        trajectory.times(), [&](double t) { return trajectory.position(t); }, dt, end,
+        kKeyframeCutWarning_m);
+  };
+  for (const stepper::HeldNode& held : scenario.model.held)
+    consider(trajectory_cut(held.target), "held node " + std::to_string(held.node) + "'s path",
+             false);
+  if (scenario.model.stick) {
+    consider(trajectory_cut(scenario.model.stick->end0), "stick.end0.path", false);
+    consider(trajectory_cut(scenario.model.stick->end1), "stick.end1.path", false);
+  }
+  for (const auto& obstacle : scenario.model.obstacles) {
+    const obstacles::RigidMotion& motion = obstacle->motion();
+    std::vector<double> times;
+    for (const obstacles::OffsetKeyframe& k : motion.options().offset_keyframes)
+      times.push_back(k.time_s);
+    consider(
+        worst_keyframe_cut(
+            times, [&](double t) { return motion.offset_m(t); }, dt, end, kKeyframeCutWarning_m),
+        "the translation of obstacle '" + obstacle->name() + "'", false);
+    times.clear();
+    for (const obstacles::AngleKeyframe& k : motion.options().angle_keyframes)
+      times.push_back(k.time_s);
+    consider(worst_keyframe_cut(
+                 times, [&](double t) { return Eigen::Matrix<double, 1, 1>(motion.angle_rad(t)); },
+                 dt, end, kKeyframeCutWarning_deg * kDegree),
+             "the rotation of obstacle '" + obstacle->name() + "'", true);
+  }
+  if (cuts == 0)
+    return "";
+  std::ostringstream out;
+  out << worst.path << " turns at the keyframe at t = " << format_number(worst.cut.time)
+      << " s, between two steps (time_step " << format_number(dt)
+      << " s): the run sees it at the steps only, which cuts that corner by "
+      << std::setprecision(3) << (worst.angle ? worst.cut.size / kDegree : worst.cut.size)
+      << (worst.angle ? "°" : " m");
+  if (cuts > 1)
+    out << " (" << cuts - 1 << " more keyframe" << (cuts > 2 ? "s" : "") << " cut by over "
+        << format_number(kKeyframeCutWarning_m) << " m or "
+        << format_number(kKeyframeCutWarning_deg) << "°)";
+  out << "; a motion shorter than a step is missed altogether. Put keyframes on multiples of the "
+         "time step, or shorten it";
   return out.str();
 }
 

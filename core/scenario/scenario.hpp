@@ -56,4 +56,17 @@ std::string coincident_nodes_warning(const Scenario& scenario);
 // projection may fail to hold it in shape. A warning: such a quad can still run.
 std::string sliver_quad_warning(const Scenario& scenario);
 
+// The largest cuts of a prescribed path's corner that keyframe_sampling_warning lets pass: of a
+// position (m) and of an obstacle's angle (degrees).
+inline constexpr double kKeyframeCutWarning_m = 1e-3;
+inline constexpr double kKeyframeCutWarning_deg = 0.1;
+
+// Non-empty when a prescribed path (a held node's, an end of the stick, an obstacle's translation
+// or angle) has a keyframe between two step times, within the run, where its motion turns by
+// more than those thresholds: the run sees the path only at the step times (moving straight
+// between them), so it cuts that corner, and a motion shorter than a step is missed altogether.
+// Names the worst keyframe and by how much. A warning: a path recorded at another rate than the
+// steps is valid.
+std::string keyframe_sampling_warning(const Scenario& scenario);
+
 }  // namespace clothfit::scenario

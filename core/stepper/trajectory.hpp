@@ -17,6 +17,9 @@ class Trajectory {
 
   Eigen::Vector3d position(double time) const;
   bool empty() const { return m_times.empty(); }
+  // The keyframes' times (s) and positions (m), as given.
+  const std::vector<double>& times() const { return m_times; }
+  const std::vector<Eigen::Vector3d>& positions() const { return m_positions; }
 
  private:
   std::vector<double> m_times;

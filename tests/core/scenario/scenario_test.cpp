@@ -102,5 +102,73 @@ TEST(Scenario, PathsThatAreDirectoriesAreNamed) {
   }
 }
 
+// A path the run samples at its steps: a keyframe between two step times cuts the corner there,
+// and a motion shorter than a step is not seen at all (a stick through the sheet and back within
+// one step left it untouched, with every step converged). Named, with the worst cut.
+TEST(Scenario, KeyframesBetweenStepsThatTurnAreWarnedAbout) {
+  const auto warning = [](const nlohmann::json& j) {
+    return keyframe_sampling_warning(parse_scenario(j, "s.json"));
+  };
+  const auto path = [](std::initializer_list<std::pair<double, double>> time_and_z) {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const auto& [t, z] : time_and_z)
+      keys.push_back({{"time", t}, {"offset", {0, 0, z}}});
+    return keys;
+  };
+  nlohmann::json j = base();  // Δt 0.01 s, 10 steps
+  EXPECT_EQ(warning(j), "");
+  // A corner 0.3 m up at 0.045 s, between the steps at 0.04 and 0.05 s: unseen.
+  j["held"] = {{{"node", 0}, {"path", path({{0.04, 0}, {0.045, 0.3}, {0.05, 0}})}}};
+  EXPECT_EQ(warning(j),
+            "held node 0's path turns at the keyframe at t = 0.045 s, between two steps "
+            "(time_step 0.01 s): the run sees it at the steps only, which cuts that corner by "
+            "0.3 m; a motion shorter than a step is missed altogether. Put keyframes on multiples "
+            "of the time step, or shorten it");
+  // On step times, beyond the run, or on a straight line: nothing is cut.
+  j["held"] = {{{"node", 0}, {"path", path({{0.04, 0}, {0.05, 0.3}, {0.06, 0}})}}};
+  EXPECT_EQ(warning(j), "");
+  j["held"] = {{{"node", 0}, {"path", path({{0.2, 0}, {0.205, 0.3}, {0.21, 0}})}}};
+  EXPECT_EQ(warning(j), "");
+  j["held"] = {{{"node", 0}, {"path", path({{0.04, 0}, {0.045, 0.15}, {0.05, 0.3}})}}};
+  EXPECT_EQ(warning(j), "");
+  j["held"] = {{{"node", 0}, {"path", path({{0.04, 0}, {0.045, 0.0009}, {0.05, 0}})}}};
+  EXPECT_EQ(warning(j), "");  // below the 1 mm threshold
+
+  // The stick and obstacles too; the worst of all is named, and how many more there are.
+  j = base();
+  j["stick"] = {{"end0", {{"position", {0, -0.5, 0.2}}, {"path", path({{0.03, 0}, {0.035, 0.2}})}}},
+                {"end1", {{"position", {0, 0.5, 0.2}}, {"path", path({{0.03, 0}, {0.035, 0.1}})}}}};
+  EXPECT_NE(warning(j).find("stick.end0.path turns at the keyframe at t = 0.035 s"),
+            std::string::npos)
+      << warning(j);
+  EXPECT_NE(warning(j).find("cuts that corner by 0.1 m (1 more keyframe cut by over 0.001 m or "
+                            "0.1°)"),
+            std::string::npos)
+      << warning(j);
+  j = base();
+  j["obstacles"] = {
+      {{"type", "sphere"},
+       {"name", "ball"},
+       {"centre", {0, 0, -1}},
+       {"radius", 0.1},
+       {"motion", {{"translation", {{"keyframes", path({{0.01, 0}, {0.015, 0.4}, {0.02, 0}})}}}}}}};
+  EXPECT_NE(warning(j).find("the translation of obstacle 'ball' turns at the keyframe at t = "
+                            "0.015 s"),
+            std::string::npos)
+      << warning(j);
+  j["obstacles"][0]["motion"] = {{"rotation",
+                                  {{"axis", {0, 0, 1}},
+                                   {"pivot", {0, 0, -1}},
+                                   {"keyframes",
+                                    {{{"time", 0.01}, {"angle_deg", 0}},
+                                     {{"time", 0.015}, {"angle_deg", 90}},
+                                     {{"time", 0.02}, {"angle_deg", 0}}}}}}};
+  EXPECT_NE(warning(j).find("the rotation of obstacle 'ball' turns at the keyframe at t = 0.015 s, "
+                            "between two steps (time_step 0.01 s): the run sees it at the steps "
+                            "only, which cuts that corner by 90°"),
+            std::string::npos)
+      << warning(j);
+}
+
 }  // namespace
 }  // namespace clothfit::scenario
