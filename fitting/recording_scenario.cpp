@@ -348,6 +348,17 @@ int parse_refinement(const JsonObject& o, const std::string& key, int fallback,
                     std::to_string(layout.rows) + " × " + std::to_string(layout.columns) +
                     " marker grid");
   }
+  // As for a scenario's grid: a mesh two nodes across has no interior node, and nothing would
+  // hold its quads' shear (mesh::first_quad_without_interior_node).
+  if (k * (layout.rows - 1) + 1 < 3 || k * (layout.columns - 1) + 1 < 3) {
+    o.fail(key, "expected a mesh at least 3 nodes across, found " +
+                    std::to_string(k * (layout.rows - 1) + 1) + " × " +
+                    std::to_string(k * (layout.columns - 1) + 1) + " with " + std::to_string(k) +
+                    " on the " + std::to_string(layout.rows) + " × " +
+                    std::to_string(layout.columns) +
+                    " marker grid (a mesh without interior nodes has no constraint on its "
+                    "quads' shear)");
+  }
   std::string field;
   const std::string problem =
       mesh::grid_spacing_problem(scenario.width_m, scenario.height_m, k * (layout.columns - 1) + 1,

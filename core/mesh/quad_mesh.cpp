@@ -172,6 +172,17 @@ std::string grid_spacing_problem(double width, double height, int nodes_x, int n
   return text;
 }
 
+int first_quad_without_interior_node(const QuadMesh& mesh) {
+  for (std::size_t q = 0; q < mesh.quads.size(); ++q) {
+    const Quad& quad = mesh.quads[q];
+    if (std::all_of(quad.begin(), quad.end(), [&](int node) {
+          return mesh.is_boundary_node[static_cast<std::size_t>(node)];
+        }))
+      return static_cast<int>(q);
+  }
+  return -1;
+}
+
 QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y) {
   if (!(width > 0) || !(height > 0) || nodes_x < 2 || nodes_y < 2) {
     throw InputError(InputLocation{},

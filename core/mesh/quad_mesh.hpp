@@ -76,6 +76,13 @@ QuadMesh make_grid_mesh(double width, double height, int nodes_x, int nodes_y);
 std::string grid_spacing_problem(double width, double height, int nodes_x, int nodes_y,
                                  std::string* field);
 
+// The first quad none of whose corners is an interior node (finalize()'d mesh), or -1. The
+// metric constraints sit at interior nodes (constraints::InextensibilityConstraints), so such a
+// quad's shear and its edges shared with other quads are held by nothing: the cloth stretches
+// there without any constraint being violated (a 2 × N grid's quads grew 7-fold, a tube two rings
+// long 22-fold, every step "converged"). Scenario readers refuse such meshes.
+int first_quad_without_interior_node(const QuadMesh& mesh);
+
 // Rest area of each quad (m²), as half the norm of the cross product of its diagonals.
 std::vector<double> quad_areas(const QuadMesh& mesh);
 

@@ -25,8 +25,10 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
     m.reject_unknown({"type", "width", "height", "nodes_x", "nodes_y"});
     const double width = m.number("width", Range::positive());
     const double height = m.number("height", Range::positive());
-    const int nodes_x = m.integer("nodes_x", Range::at_least(2));
-    const int nodes_y = m.integer("nodes_y", Range::at_least(2));
+    // Three at least: a 2 × N grid has no interior node, so the metric constraints, which sit
+    // there, would hold none of its quads' shear (mesh::first_quad_without_interior_node).
+    const int nodes_x = m.integer("nodes_x", Range::at_least(3));
+    const int nodes_y = m.integer("nodes_y", Range::at_least(3));
     if (static_cast<long>(nodes_x) * nodes_y > mesh::kMaxGridNodes) {
       m.fail("nodes_y", "expected at most " + std::to_string(mesh::kMaxGridNodes) +
                             " nodes in all (nodes_x × nodes_y), found " + std::to_string(nodes_x) +
@@ -54,6 +56,16 @@ mesh::QuadMesh parse_mesh(const JsonObject& m, const std::string& path) {
       // The OBJ file was valid at scale 1: the scale is what made its quads degenerate.
       m.fail("scale", "makes " + obj.filename().string() + " degenerate: " + e.problem());
     }
+  }
+  if (const int q = mesh::first_quad_without_interior_node(mesh); q >= 0) {
+    const mesh::Quad& quad = mesh.quads[static_cast<std::size_t>(q)];
+    m.fail("path", obj.filename().string() + ": quad " + std::to_string(q + 1) + " (vertices " +
+                       std::to_string(quad[0] + 1) + ", " + std::to_string(quad[1] + 1) + ", " +
+                       std::to_string(quad[2] + 1) + ", " + std::to_string(quad[3] + 1) +
+                       ") has no corner inside the mesh: the inextensibility constraints sit at "
+                       "interior nodes and boundary edges, so nothing would hold its shear or its "
+                       "edges shared with other quads; expected every quad to have an interior "
+                       "corner (refine the mesh)");
   }
   return mesh;
 }

@@ -294,10 +294,15 @@ TEST(ClothfitCli, SimulateWarnsWhenTheClothStartsInsideAnObstacle) {
 // failed or fell apart in silence). The bundled tube has neither: no warning.
 TEST(ClothfitCli, SimulateWarnsOfOpenSeamsAndSliverQuads) {
   const auto dir = scratch("simulate_seam");
-  std::ofstream(dir / "open_tube.obj") << "v 0 0 0\nv 0.1 0 0\nv 0.1 0.1 0\nv 0 0.1 0\nv 0 0 0\n"
-                                          "v 0 0 0.1\nv 0.1 0 0.1\nv 0.1 0.1 0.1\nv 0 0.1 0.1\n"
-                                          "v 0 0 0.1\nf 1 2 7 6\nf 2 3 8 7\nf 3 4 9 8\n"
-                                          "f 4 5 10 9\n";
+  // Three rings (a tube two rings long has no interior node, and is refused below).
+  const std::string two_rings =
+      "v 0 0 0\nv 0.1 0 0\nv 0.1 0.1 0\nv 0 0.1 0\nv 0 0 0\n"
+      "v 0 0 0.1\nv 0.1 0 0.1\nv 0.1 0.1 0.1\nv 0 0.1 0.1\nv 0 0 0.1\n"
+      "f 1 2 7 6\nf 2 3 8 7\nf 3 4 9 8\nf 4 5 10 9\n";
+  std::ofstream(dir / "open_tube.obj") << two_rings
+                                       << "v 0 0 0.2\nv 0.1 0 0.2\nv 0.1 0.1 0.2\nv 0 0.1 0.2\n"
+                                          "v 0 0 0.2\nf 6 7 12 11\nf 7 8 13 12\nf 8 9 14 13\n"
+                                          "f 9 10 15 14\n";
   const auto simulate = [&](const std::string& obj) {
     std::ofstream(dir / "s.json") << R"({"cloth": {"mesh": {"type": "obj", "path": ")" + obj +
                                          R"("}, "density": 0.1}, "time": {"duration": 0.01}})";
@@ -307,10 +312,21 @@ TEST(ClothfitCli, SimulateWarnsOfOpenSeamsAndSliverQuads) {
   const Result open = simulate("open_tube.obj");
   EXPECT_EQ(open.exit_code, 0) << open.output;
   EXPECT_NE(open.output.find("clothfit simulate: warning: " + (dir / "s.json").string() +
-                             ": nodes 0 and 4 (and 1 other pair) lie at the same rest position "
+                             ": nodes 0 and 4 (and 2 other pairs) lie at the same rest position "
                              "without sharing a quad"),
             std::string::npos)
       << open.output;
+  // Two rings: no node inside the mesh, so nothing held the quads' shear or the edges between
+  // them, and the tube stretched 22-fold in 1 s with every step converged. Refused.
+  std::ofstream(dir / "short_tube.obj") << two_rings;
+  const Result short_tube = simulate("short_tube.obj");
+  EXPECT_EQ(short_tube.exit_code, 2) << short_tube.output;
+  EXPECT_NE(short_tube.output.find(
+                "cloth.mesh.path: short_tube.obj: quad 1 (vertices 1, 2, 7, 6) has no corner "
+                "inside the mesh: the inextensibility constraints sit at interior nodes and "
+                "boundary edges, so nothing would hold its shear"),
+            std::string::npos)
+      << short_tube.output;
   // A sliver quad (1 µm by 10 cm) is said before the run; held still, the sheet failed out of
   // shape at step 13 with a message that blamed held nodes or obstacles.
   std::ofstream(dir / "sliver.obj")
@@ -789,10 +805,15 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
       {"bad.json", grid_scenario(R"("width": -1, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "cloth.mesh.width: expected a finite number > 0"},
       {"one_column.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1, "nodes_y": 3)"),
-       "cloth.mesh.nodes_x: expected an integer >= 2, found 1"},
+       "cloth.mesh.nodes_x: expected an integer >= 3, found 1"},
+      // Two nodes across: no interior node, nothing holds the quads' shear (a 50 × 2 strip's
+      // 1 cm cross edges reached 7.4 cm, every step converged).
+      {"two_rows.json",
+       grid_scenario(R"("width": 0.6, "height": 0.01, "nodes_x": 50, "nodes_y": 2)"),
+       "cloth.mesh.nodes_y: expected an integer >= 3, found 2"},
       // A number with a fraction is named (it said "found a number").
       {"fraction.json", grid_scenario(R"("width": 1, "height": 1, "nodes_x": 2.5, "nodes_y": 3)"),
-       "cloth.mesh.nodes_x: expected an integer (a finite number >= 2), found 2.5"},
+       "cloth.mesh.nodes_x: expected an integer (a finite number >= 3), found 2.5"},
       // Quads the mesh check calls degenerate; the message named no file and no field.
       {"tiny.json", grid_scenario(R"("width": 1e-300, "height": 1, "nodes_x": 3, "nodes_y": 3)"),
        "tiny.json: cloth.mesh.width: the 3 × 3 grid's quads would be 5e-301 m × 0.5 m; edges must "
@@ -829,11 +850,11 @@ TEST(ClothfitCli, ABadScenarioNamesTheFieldAndExitsWithTwo) {
       // row of 2^32 was row 0), and 2.0 is the integer 2.
       {"huge.json",
        grid_scenario(R"("width": 1, "height": 1, "nodes_x": 18446744073709551615, "nodes_y": 3)"),
-       "cloth.mesh.nodes_x: expected an integer >= 2 and <= 2147483647, found "
+       "cloth.mesh.nodes_x: expected an integer >= 3 and <= 2147483647, found "
        "18446744073709551615"},
       {"huge_float.json",
        grid_scenario(R"("width": 1, "height": 1, "nodes_x": 1e300, "nodes_y": 3)"),
-       "cloth.mesh.nodes_x: expected an integer >= 2 and <= 2147483647, found 1e+300"},
+       "cloth.mesh.nodes_x: expected an integer >= 3 and <= 2147483647, found 1e+300"},
       {"held_huge.json", held_nodes("[18446744073709551615]"),
        "held[0].nodes[0]: node index 18446744073709551615 is out of range 0..8"},
       {"held_row_wraps.json", held_nodes("[[4294967296, 0]]"),

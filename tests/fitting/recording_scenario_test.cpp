@@ -210,6 +210,18 @@ TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {
   EXPECT_EQ(error_field(j), "refinement");
   j["refinement"] = std::numeric_limits<int>::max();
   EXPECT_EQ(error_field(j), "refinement");
+  // 2 × 3 markers at k = 1: a 2 × 3 mesh, no interior node, so nothing holds its quads' shear.
+  j["refinement"] = 1;
+  try {
+    parse_recording_scenario(j, "dir/s.json");
+    FAIL() << "a mesh two nodes across was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.location().field, "refinement");
+    EXPECT_NE(std::string(e.what()).find("expected a mesh at least 3 nodes across, found 2 × 3 "
+                                         "with 1 on the 2 × 3 marker grid"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A cloth too small for its mesh (quads the mesh check would call degenerate) is refused at the

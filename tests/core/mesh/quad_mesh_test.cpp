@@ -10,6 +10,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/constraints/inextensibility_constraints.hpp"
 #include "core/io/input_error.hpp"
 
 namespace clothfit::mesh {
@@ -110,6 +111,25 @@ TEST(GridMesh, SpacingProblemAgreesWithTheValidation) {
       EXPECT_THROW(make_grid_mesh(c.width, c.height, c.nodes_x, c.nodes_y), InputError);
     }
   }
+}
+
+// A quad with no interior corner has nothing holding its shape: the metric constraints sit at
+// interior nodes, and a mesh two nodes across has none (no metric row at all).
+TEST(QuadMesh, QuadsWithoutAnInteriorCornerAreFound) {
+  EXPECT_EQ(first_quad_without_interior_node(make_grid_mesh(0.6, 0.01, 50, 2)), 0);
+  EXPECT_EQ(constraints::InextensibilityConstraints(make_grid_mesh(0.6, 0.01, 50, 2)).num_metric(),
+            0);
+  EXPECT_EQ(first_quad_without_interior_node(make_grid_mesh(0.3, 0.3, 2, 2)), 0);
+  EXPECT_EQ(first_quad_without_interior_node(make_grid_mesh(0.3, 0.3, 3, 3)), -1);
+  EXPECT_EQ(first_quad_without_interior_node(make_grid_mesh(0.42, 0.594, 7, 9)), -1);
+  // A 3 × 3 grid with a one-quad arm on its right: the arm's quad (index 4) has only boundary
+  // corners.
+  QuadMesh arm = make_grid_mesh(0.2, 0.2, 3, 3);
+  arm.rest_positions.conservativeResize(arm.rest_positions.size() + 6);
+  arm.rest_positions.tail<6>() << 0.3, 0.0, 0.0, 0.3, 0.1, 0.0;
+  arm.quads.push_back({2, 9, 10, 5});
+  finalize(arm);
+  EXPECT_EQ(first_quad_without_interior_node(arm), 4);
 }
 
 TEST(QuadMeshValidation, DerivesTheTopologyOfAValidMesh) {
