@@ -219,7 +219,7 @@ int run_simulate_command(int argc, char** argv) {
   bool last_state_pending = false;  // output.every left out the last step taken (kept below)
   double unwritten_time = 0.0;
   Eigen::VectorXd unwritten_positions;
-  auto last_progress = std::chrono::steady_clock::now();
+  auto last_progress = std::chrono::steady_clock::now(), last_flush = last_progress;
   const auto observer = [&](const stepper::SimulationState& state,
                             const stepper::StepReport* report) {
     if (report != nullptr) {
@@ -241,6 +241,17 @@ int run_simulate_command(int argc, char** argv) {
       unwritten_positions = state.positions;
     }
     const auto now = std::chrono::steady_clock::now();
+    // What is written reaches the files right after the initial state and then at least once a
+    // second: a second Ctrl-C ends the process at once (StopOnSignal), and a step that runs long
+    // must not cost the rows before it (a needle field's first step, killed so, had left the
+    // files at 0 bytes).
+    if (report == nullptr || now - last_flush > std::chrono::seconds(1)) {
+      trajectory.flush();
+      steps.flush();
+      if (write_iterations)
+        iterations.flush();
+      last_flush = now;
+    }
     if (!quiet && now - last_progress > std::chrono::seconds(1)) {
       std::cerr << "simulate: step " << state.step << " / " << total_steps << " (t = " << state.time
                 << " s)\n";

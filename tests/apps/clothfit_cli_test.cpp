@@ -1060,6 +1060,27 @@ TEST(ClothfitCli, AnInterruptedSimulationKeepsWhatItDid) {
   EXPECT_EQ(lines, 1 + (steps / 100 + 1 + (steps % 100 != 0 ? 1 : 0)) * 63) << steps << " steps";
 }
 
+// A second Ctrl-C ends a run at once, inside a step that may take minutes: what was written
+// before must be in the files. Here the process is killed (SIGKILL) once frame 0 and a step are
+// there; with output.every beyond the run, frame 0 sat in the stream's buffer until the end.
+TEST(ClothfitCli, AKilledSimulationKeepsItsFirstFrameAndSteps) {
+  const auto dir = scratch("killed");
+  std::ofstream(dir / "long.json") << R"({"cloth": {"mesh": {"type": "grid", "width": 0.42,
+      "height": 0.594, "nodes_x": 7, "nodes_y": 9}, "material": "polyester", "damping": 0.2,
+      "virtual_density": 0.08}, "time": {"duration": 1000}, "held": [{"nodes": [[0, 0], [0, 6]]}],
+      "output": {"every": 1000000}})";
+  const auto trajectory = dir / "out/trajectory.csv", steps = dir / "out/steps.csv";
+  const Result r = testing::run_clothfit_interrupted(
+      "simulate " + (dir / "long.json").string() + " --quiet --out " + (dir / "out").string(),
+      [&](const std::string&) {
+        return testing::has_lines(trajectory, 1 + 63) && testing::has_lines(steps, 2);
+      },
+      SIGKILL, 60.0);
+  EXPECT_EQ(r.output.find("[run_clothfit_interrupted"), std::string::npos) << r.output;
+  EXPECT_TRUE(testing::has_lines(trajectory, 1 + 63));
+  EXPECT_TRUE(testing::has_lines(steps, 2));
+}
+
 // Ctrl-C (SIGINT once the first progress line is out, about 2 s in) stops a long sweep: no further
 // run starts, the points done are in sweep.csv and the others pending, and the command says so
 // (exit code 1).
