@@ -120,7 +120,8 @@ int run_simulate_command(int argc, char** argv) {
   for (const std::string& warning :
        {scenario::coincident_nodes_warning(scenario), scenario::sliver_quad_warning(scenario),
         scenario::initial_penetration_warning(scenario),
-        scenario::keyframe_sampling_warning(scenario)}) {
+        scenario::keyframe_sampling_warning(scenario), scenario::stick_start_warning(scenario),
+        scenario::thickness_warning(scenario)}) {
     if (!warning.empty())
       std::cerr << "clothfit simulate: warning: " << scenario_path << ": " << warning << "\n";
   }

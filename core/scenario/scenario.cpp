@@ -4,10 +4,13 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <sstream>
 
+#include "core/collision/edge_edge_distance.hpp"
+#include "core/collision/triangle_triangle_intersection.hpp"
 #include "core/io/json_object.hpp"
 #include "core/mesh/coincident_nodes.hpp"
 #include "core/mesh/obj_reader.hpp"
@@ -325,6 +328,71 @@ std::string sliver_quad_warning(const Scenario& scenario) {
       << q[3] << ") is a sliver: edges of " << worst.shortest_m << " m and " << worst.longest_m
       << " m at rest, " << worst.aspect() << " : 1 (above " << mesh::kSliverAspect
       << "); the projection may fail to hold it in shape, so remesh with quads closer to square";
+  return out.str();
+}
+
+std::string stick_start_warning(const Scenario& scenario) {
+  if (!scenario.model.stick)
+    return "";
+  const stepper::Stick& stick = *scenario.model.stick;
+  const Eigen::Vector3d a = stick.end0.position(0.0), b = stick.end1.position(0.0);
+  const Eigen::VectorXd& x = scenario.initial_positions;
+  const mesh::QuadMesh& mesh = scenario.model.mesh;
+  const auto node = [&x](int i) -> Eigen::Vector3d { return x.segment<3>(3 * i); };
+  std::ostringstream out;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const mesh::Triangle& tri = mesh.triangles[t];
+    if (collision::segment_intersects_triangle(a, b, node(tri[0]), node(tri[1]), node(tri[2]))) {
+      const mesh::Quad& q = mesh.quads[t / 2];
+      out << "the stick starts through the cloth: its axis crosses quad " << t / 2 + 1 << " (nodes "
+          << q[0] << ", " << q[1] << ", " << q[2] << ", " << q[3]
+          << "); the collision rows see crossings during a step only, so the cloth stays "
+             "pierced. Start the stick clear of the cloth";
+      return out.str();
+    }
+  }
+  double closest = std::numeric_limits<double>::infinity();
+  mesh::Edge closest_edge{};
+  for (const mesh::Edge& e : mesh.edges) {
+    const double d = collision::edge_edge_distance(a, b, node(e[0]), node(e[1]));
+    if (d < closest) {
+      closest = d;
+      closest_edge = e;
+    }
+  }
+  if (!(closest < stick.radius))
+    return "";
+  out << "the stick starts " << std::setprecision(3) << closest
+      << " m from the cloth edge between nodes " << closest_edge[0] << " and " << closest_edge[1]
+      << ", within its radius (" << format_number(stick.radius)
+      << " m): the first step must push the cloth out at once, and may fail. Start the stick "
+         "clear of the cloth by its radius";
+  return out.str();
+}
+
+std::string thickness_warning(const Scenario& scenario) {
+  const stepper::SelfCollisionOptions& options = scenario.model.self_collisions;
+  const mesh::QuadMesh& mesh = scenario.model.mesh;
+  if (!options.enabled || mesh.edges.empty())
+    return "";
+  double shortest = std::numeric_limits<double>::infinity();
+  mesh::Edge shortest_edge{};
+  for (const mesh::Edge& e : mesh.edges) {
+    const double length = (mesh.rest_position(e[0]) - mesh.rest_position(e[1])).norm();
+    if (length < shortest) {
+      shortest = length;
+      shortest_edge = e;
+    }
+  }
+  if (!(options.thickness > 0.5 * shortest))
+    return "";
+  std::ostringstream out;
+  out << "self_collisions.thickness (" << format_number(options.thickness)
+      << " m) is more than half the mesh's shortest rest edge (" << std::setprecision(3) << shortest
+      << " m, between nodes " << shortest_edge[0] << " and " << shortest_edge[1]
+      << "): non-adjacent elements start about one edge apart, so they may start closer than "
+         "the thickness and the first steps fail to part them. Keep it well below the edge "
+         "length";
   return out.str();
 }
 

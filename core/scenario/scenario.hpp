@@ -56,6 +56,18 @@ std::string coincident_nodes_warning(const Scenario& scenario);
 // projection may fail to hold it in shape. A warning: such a quad can still run.
 std::string sliver_quad_warning(const Scenario& scenario);
 
+// Non-empty when the stick starts through the cloth (its axis crosses a triangle of the initial
+// state) or within its radius of a cloth edge: the continuous detection sees crossings during a
+// step, so a pierced sheet stays pierced, and a stick that starts too close must push the cloth
+// away in the first step, which can fail the run with a message about held nodes or obstacles.
+std::string stick_start_warning(const Scenario& scenario);
+
+// Non-empty when self-collisions are on and their thickness is more than half the mesh's
+// shortest rest edge: non-adjacent elements start about one edge apart, so they may start closer
+// than the thickness (a tube with 4–7 mm edges and the default 4 mm failed its first step with
+// a message about held nodes or obstacles).
+std::string thickness_warning(const Scenario& scenario);
+
 // The largest cuts of a prescribed path's corner that keyframe_sampling_warning lets pass: of a
 // position (m) and of an obstacle's angle (degrees).
 inline constexpr double kKeyframeCutWarning_m = 1e-3;

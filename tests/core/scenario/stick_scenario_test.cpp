@@ -127,5 +127,43 @@ TEST(StickScenario, ErrorsNameTheField) {
   }
 }
 
+// A stick that starts through the flat DIN A2 sheet (z = 0), or within its radius of a cloth
+// edge, is warned about before the run: the sheet stayed pierced in every frame, or the run
+// failed with a message about held nodes or obstacles.
+TEST(StickScenario, AStickStartingInTheClothIsWarnedAbout) {
+  nlohmann::json j = base();
+  j["stick"] = stick();  // 0.3 m above the sheet
+  EXPECT_EQ(stick_start_warning(parse_scenario(j, "s.json")), "");
+  j["stick"] = {{"end0", {{"position", {0.2, 0.3, -0.1}}}},
+                {"end1", {{"position", {0.2, 0.3, 0.1}}}}};
+  EXPECT_EQ(stick_start_warning(parse_scenario(j, "s.json")).substr(0, 61),
+            "the stick starts through the cloth: its axis crosses quad 27 ");
+  j["stick"] = {{"end0", {{"position", {-0.1, 0.3, 0.005}}}},
+                {"end1", {{"position", {0.65, 0.3, 0.005}}}}};
+  EXPECT_NE(stick_start_warning(parse_scenario(j, "s.json"))
+                .find("the stick starts 0.005 m from the cloth edge between nodes "),
+            std::string::npos)
+      << stick_start_warning(parse_scenario(j, "s.json"));
+  EXPECT_NE(stick_start_warning(parse_scenario(j, "s.json")).find(", within its radius (0.0075 m)"),
+            std::string::npos);
+  j["stick"]["radius"] = 0.004;
+  EXPECT_EQ(stick_start_warning(parse_scenario(j, "s.json")), "");
+}
+
+// The 7 × 9 DIN A2 grid's shortest edge is 0.07 m: a thickness above half of it is warned about
+// (a tube whose 4 mm edges met the default 4 mm failed its first step); without self-collisions
+// the thickness is not used.
+TEST(StickScenario, AThicknessNearTheEdgeLengthIsWarnedAbout) {
+  nlohmann::json j = base();
+  j["self_collisions"] = {{"thickness", 0.034}};
+  EXPECT_EQ(thickness_warning(parse_scenario(j, "s.json")), "");
+  j["self_collisions"]["thickness"] = 0.036;
+  EXPECT_EQ(thickness_warning(parse_scenario(j, "s.json")).substr(0, 91),
+            "self_collisions.thickness (0.036 m) is more than half the mesh's shortest rest edge "
+            "(0.07 m");
+  j["self_collisions"]["enabled"] = false;
+  EXPECT_EQ(thickness_warning(parse_scenario(j, "s.json")), "");
+}
+
 }  // namespace
 }  // namespace clothfit::scenario
