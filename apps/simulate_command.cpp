@@ -308,7 +308,10 @@ int run_simulate_command(int argc, char** argv) {
       {"status", to_string(run.status)},
       {"interrupted", run.interrupted},
       {"message", run.message},
+      {"held_inside", run.held_inside},
   };
+  if (!run.held_inside.empty())
+    std::cerr << "clothfit simulate: warning: " << scenario_path << ": " << run.held_inside << "\n";
   std::ofstream summary_file(out / "summary.json");
   summary_file << summary.dump(2) << "\n";
   finish(summary_file, "summary.json");

@@ -16,6 +16,42 @@ std::string format_time(double t) {
   return buffer;
 }
 
+namespace {
+
+// RunSummary::held_inside for the state after step `step`: the deepest held node inside a
+// signed-distance obstacle, by more than contact_tolerance, that was not inside it at t = 0
+// (initial_penetration_warning names those before the run).
+std::string held_node_inside(const Scenario& scenario, const stepper::SimulationState& state,
+                             long step) {
+  const double tolerance = scenario.model.options.contact_tolerance;
+  double deepest = -tolerance;
+  int node = -1;
+  const obstacles::Obstacle* where = nullptr;
+  for (const auto& obstacle : scenario.model.obstacles) {
+    if (!obstacle->is_signed_distance())
+      continue;
+    for (const stepper::HeldNode& held : scenario.model.held) {
+      const double h = obstacle->value(state.positions.segment<3>(3 * held.node), state.time);
+      if (h < deepest && obstacle->value(scenario.initial_positions.segment<3>(3 * held.node),
+                                         0.0) >= -tolerance) {
+        deepest = h;
+        node = held.node;
+        where = obstacle.get();
+      }
+    }
+  }
+  if (where == nullptr)
+    return "";
+  char depth[32];
+  std::snprintf(depth, sizeof depth, "%.3g", -deepest);
+  return "held node " + std::to_string(node) + " is inside obstacle '" + where->name() + "' by " +
+         depth + " m after step " + std::to_string(step) + " (t = " + format_time(state.time) +
+         " s): held nodes follow their targets, not the contacts, so the obstacle's motion or "
+         "the held path sweeps it through the held part of the sheet";
+}
+
+}  // namespace
+
 RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer,
                           const stepper::IterationObserver& iterations,
                           const std::atomic<bool>* stop) {
@@ -66,6 +102,8 @@ RunSummary run_simulation(const Scenario& scenario, const StepObserver& observer
         summary.message = "step " + std::to_string(n + 1) + ": " + report.message;
       }
     }
+    if (summary.held_inside.empty())
+      summary.held_inside = held_node_inside(scenario, state, n + 1);
     if (observer)
       observer(state, &report);
   }

@@ -34,6 +34,12 @@ struct RunSummary {
   // it, if any); else the first step at the cap; empty when every step converged.
   std::string message;
   bool interrupted = false;  // stopped by the caller's `stop` flag after `steps` steps
+  // Empty, or the first step after which a held node is inside a signed-distance obstacle by
+  // more than contact_tolerance, having started outside: held nodes follow their targets, not the
+  // contacts, so a moving obstacle (or a held path) swept through the sheet's held part (a
+  // sphere rising through a held corner ended with the corner at its centre, every step
+  // converged). A warning, not a failure.
+  std::string held_inside;
 
   bool ok() const { return status == stepper::StepStatus::kConverged && !interrupted; }
 };
