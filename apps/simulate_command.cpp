@@ -22,6 +22,8 @@
 #include "apps/stop_on_signal.hpp"
 #include "core/io/decimal_number.hpp"
 #include "core/io/input_error.hpp"
+#include "core/io/json_object.hpp"
+#include "core/obstacles/obstacle.hpp"
 #include "core/scenario/simulation_run.hpp"
 
 namespace po = boost::program_options;
@@ -142,6 +144,11 @@ int run_simulate_command(int argc, char** argv) {
     if (number.status != DecimalNumber::ok || !(mu >= 0.0))
       return usage_error(
           "simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" + item + "'");
+    if (mu > obstacles::kMaxFrictionCoefficient)
+      return usage_error("simulate", "--mu: expected a VALUE of at most " +
+                                         format_number(obstacles::kMaxFrictionCoefficient) +
+                                         " (a contact sticks there as at any larger μ), found '" +
+                                         item + "'");
     if (std::find(mu_names.begin(), mu_names.end(), name) != mu_names.end())
       return usage_error("simulate", "--mu: '" + name + "' is given more than once");
     mu_names.push_back(name);

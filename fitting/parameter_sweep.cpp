@@ -11,6 +11,8 @@
 #include <string>
 
 #include "core/io/decimal_number.hpp"
+#include "core/io/json_object.hpp"
+#include "core/obstacles/obstacle.hpp"
 
 namespace clothfit::fitting {
 namespace {
@@ -21,6 +23,15 @@ double parse_number(const std::string& text, const std::string& what) {
     throw std::invalid_argument("expected " + n.expected() + " for " + what + ", found '" + text +
                                 "'");
   return n.value;
+}
+
+// A friction coefficient above obstacles::kMaxFrictionCoefficient is refused, as in a scenario.
+void check_friction(const ParameterSpec& spec, double value) {
+  if (spec.kind == ParameterKind::kFriction && value > obstacles::kMaxFrictionCoefficient) {
+    throw std::invalid_argument(
+        "expected at most " + format_number(obstacles::kMaxFrictionCoefficient) + " for " +
+        spec.name + " (a contact sticks there as at any larger μ), found " + format_number(value));
+  }
 }
 
 }  // namespace
@@ -50,6 +61,7 @@ GridAxis parse_sweep_axis(const std::string& text, const ModelParameters& parame
   const double step = parse_number(parts[2], name + " step");
   if (lower < 0 || !(upper >= lower) || !(step > 0))
     throw std::invalid_argument("expected 0 ≤ lower ≤ upper and step > 0 for " + name);
+  check_friction(parameters.specs()[static_cast<std::size_t>(index)], upper);
   // Checked as a double before the cast: a step of 1e-20 makes the count too large for a long
   // (the cast wrapped to a negative count, which passed the check and crashed the sweep).
   const double count = (upper - lower) / step;
@@ -86,6 +98,7 @@ std::vector<double> parse_parameter_values(const std::string& text,
     const double v = parse_number(item.substr(eq + 1), name);
     if (v < 0)
       throw std::invalid_argument("expected a value ≥ 0 for " + name);
+    check_friction(parameters.specs()[static_cast<std::size_t>(index)], v);
     base[static_cast<std::size_t>(index)] = v;
   }
   return base;

@@ -7,6 +7,7 @@
 #include "core/forces/cloth_material.hpp"
 #include "core/io/json_object.hpp"
 #include "core/mesh/quad_mesh.hpp"
+#include "core/obstacles/obstacle.hpp"
 #include "core/obstacles/obstacle_json.hpp"
 #include "fitting/parameter_grid.hpp"
 #include "fitting/recording_truth.hpp"
@@ -120,7 +121,10 @@ ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& n
   }
   const nlohmann::json& raw = parameters.raw(name);
   if (raw.is_number()) {
-    spec.value = parameters.number(name, Range::non_negative());
+    spec.value =
+        parameters.number(name, spec.kind == ParameterKind::kFriction
+                                    ? Range::between(0.0, obstacles::kMaxFrictionCoefficient)
+                                    : Range::non_negative());
     return spec;
   }
   if (!raw.is_object()) {
@@ -133,6 +137,12 @@ ParameterSpec parse_parameter(const JsonObject& parameters, const std::string& n
   spec.fitted = true;
   spec.lower = parse_bound(o, "min");
   spec.upper = parse_bound(o, "max");
+  if (spec.kind == ParameterKind::kFriction && spec.upper > obstacles::kMaxFrictionCoefficient) {
+    o.fail("max", "expected a friction bound of at most " +
+                      format_number(obstacles::kMaxFrictionCoefficient) +
+                      " (a contact sticks there as at any larger μ), found " +
+                      format_number(spec.upper));
+  }
   if (!(spec.upper > spec.lower))
     o.fail("max", "expected a number > min (" + std::to_string(spec.lower) + ")");
   spec.grid_points = o.integer("grid", 0, Range::between(2, static_cast<double>(kMaxGridPoints)));

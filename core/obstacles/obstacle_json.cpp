@@ -67,7 +67,8 @@ ObstacleOptions parse_common(const JsonObject& o, const std::string& default_nam
              "expected a name without ',', '=', '\"' or control characters (it names the "
              "parameter mu.<name> of fits and sweeps and a column of sweep.csv)");
   }
-  options.friction_coefficient = o.number("friction", 0.0, Range::non_negative());
+  options.friction_coefficient =
+      o.number("friction", 0.0, Range::between(0.0, kMaxFrictionCoefficient));
   options.constrain_face_centres = o.boolean("face_centres", false);
   if (o.has("motion"))
     options.motion = parse_rigid_motion(o.object("motion"));

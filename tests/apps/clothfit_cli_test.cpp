@@ -220,6 +220,13 @@ TEST(ClothfitCli, SimulateTakesFrictionFromTheCommandLine) {
               std::string::npos)
         << r.output;
   }
+  // Beyond kMaxFrictionCoefficient (at 1e5 converged steps created energy).
+  const Result huge = run("simulate " + scenario + " --out " + out.string() + " --mu cylinder=1e5");
+  EXPECT_EQ(huge.exit_code, 2) << huge.output;
+  EXPECT_NE(huge.output.find("--mu: expected a VALUE of at most 100 (a contact sticks there as at "
+                             "any larger μ), found 'cylinder=1e5'"),
+            std::string::npos)
+      << huge.output;
   // Given twice, the last one used to win silently.
   const Result twice = run("simulate " + scenario + " --out " + out.string() +
                            " --mu cylinder=0.2 --mu floor=0.1 --mu cylinder=0.9");

@@ -78,6 +78,11 @@ TEST(SweepAxis, RejectsMistakesWithAMessage) {
               std::string::npos)
         << e.what();
   }
+  // μ beyond obstacles::kMaxFrictionCoefficient, as a sweep's range or a value given.
+  EXPECT_NO_THROW(parse_sweep_axis("mu.table=0:100:10", p));
+  EXPECT_THROW(parse_sweep_axis("mu.table=0:1000:100", p), std::invalid_argument);
+  EXPECT_THROW(parse_parameter_values("mu.table=1e5", p, p.start_values()), std::invalid_argument);
+  EXPECT_NO_THROW(parse_parameter_values("alpha=1000", p, p.start_values()));
   // At most 10000 values (exact in binary: 0, 0.5, …).
   EXPECT_EQ(parse_sweep_axis("alpha=0:4999.5:0.5", p).values.size(), 10000u);
   EXPECT_THROW(parse_sweep_axis("alpha=0:5000:0.5", p), std::invalid_argument);

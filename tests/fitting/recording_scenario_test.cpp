@@ -200,6 +200,19 @@ TEST(RecordingScenario, IterationCountsOfAStepAreBounded) {
   }
 }
 
+// μ is held to obstacles::kMaxFrictionCoefficient as a fixed value and as a bound; α and δ are not.
+TEST(RecordingScenario, FrictionAboveItsLimitIsRefused) {
+  nlohmann::json j = minimal();
+  j["parameters"]["mu.floor"] = {{"min", 0}, {"max", 1000}};
+  EXPECT_EQ(error_field(j), "parameters.mu.floor.max");
+  j["parameters"]["mu.floor"] = 1e5;
+  EXPECT_EQ(error_field(j), "parameters.mu.floor");
+  j["parameters"]["mu.floor"] = {{"min", 0}, {"max", 100}};
+  EXPECT_EQ(error_field(j), "(no error)");
+  j["parameters"]["alpha"] = {{"min", 0}, {"max", 1000}};
+  EXPECT_EQ(error_field(j), "(no error)");
+}
+
 // A refinement whose mesh would pass mesh::kMaxGridNodes (or overflow the node count) is refused
 // where it is written, in the scenario and in its "synth" object.
 TEST(RecordingScenario, RefinementIsBoundedByTheMeshSize) {

@@ -185,6 +185,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{R"([{"type": "sphere", "centre": [0, 0, 0], "radus": 1}])", "obstacles[0].radus",
                  "unknown field"},
         BadInput{R"([{"type": "plane", "friction": -0.1}])", "obstacles[0].friction", ">= 0"},
+        // μ = 1e5 made converged steps create energy; nothing above 100 behaves differently.
+        BadInput{R"([{"type": "plane", "friction": 100.5}])", "obstacles[0].friction", "<= 100"},
         BadInput{R"([{"type": "plane", "face_centres": 1}])", "obstacles[0].face_centres",
                  "true or false"},
         BadInput{R"([{"type": "plane", "name": ""}])", "obstacles[0].name", "non-empty"},
