@@ -133,8 +133,9 @@ struct StepperOptions {
   // at 45 % and 38 % more iterations per step (README "Friction"). Not checked once a step has
   // fallen back to Gauss–Newton (newton_fallback_after), whose corrections have no friction rows.
   double friction_tolerance = std::numeric_limits<double>::infinity();
-  // Backtracking line search on ‖C‖₂ along each projection increment: at most this many halvings
-  // (0 takes every full Gauss–Newton step).
+  // Backtracking line search along each projection increment (on ‖C‖₂ in the Gauss–Newton
+  // projection, on the exact-penalty merit in the Newton one; docs/model.md): at most this many
+  // halvings (0 takes every full step).
   int max_step_halvings = 4;
   qp::QpSolverType qp_solver = qp::QpSolverType::kActiveSet;
   qp::QpSolverOptions qp;
