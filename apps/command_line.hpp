@@ -16,28 +16,38 @@
 namespace clothfit::apps {
 
 // What a numeric option's value must be, for the message of a value Boost could not convert
-// (e.g. "; expected a whole number from -9223372036854775808 to 9223372036854775807"): Boost names
-// the option and the value, not what it wanted. Empty for other options.
+// (Boost names the option and the value, not what it wanted): "; expected a whole number", or for
+// digits beyond the option's type "; expected a whole number of at most 2147483647 in size" (the
+// option's own range is checked once a value converts). Empty for other options.
 inline std::string expected_option_value(const boost::program_options::options_description& all,
-                                         const std::string& option_name) {
+                                         const std::string& option_name, const std::string& value) {
   namespace po = boost::program_options;
   const std::string name = option_name.substr(option_name.find_first_not_of('-'));
   const po::option_description* option = all.find_nothrow(name, false);
   if (!option)
     return "";
   const po::value_semantic* semantic = option->semantic().get();
-  const auto whole = [](auto lowest) {
-    using T = decltype(lowest);
-    return "; expected a whole number from " + std::to_string(std::numeric_limits<T>::min()) +
-           " to " + std::to_string(std::numeric_limits<T>::max());
+  const std::size_t digits =
+      value.find_first_not_of("+-") == std::string::npos ? 0 : value.find_first_not_of("+-");
+  const bool too_large = !value.empty() && digits <= 1 && digits < value.size() &&
+                         value.find_first_not_of("0123456789", digits) == std::string::npos;
+  const auto whole = [too_large](auto largest) {
+    return too_large
+               ? "; expected a whole number of at most " + std::to_string(largest) + " in size"
+               : std::string("; expected a whole number");
   };
   if (dynamic_cast<const po::typed_value<int>*>(semantic))
-    return whole(int{});
+    return whole(std::numeric_limits<int>::max());
   if (dynamic_cast<const po::typed_value<long>*>(semantic))
-    return whole(long{});
-  if (dynamic_cast<const po::typed_value<double>*>(semantic))
-    return "; expected a decimal number within a double's range (about 1e-308 to 1e308 in size)";
+    return whole(std::numeric_limits<long>::max());
   return "";
+}
+
+// The value in Boost's "the argument ('VALUE') for option '--seed' is invalid".
+inline std::string quoted_argument(const std::string& message) {
+  const std::size_t open = message.find("('"), close = message.find("')");
+  return open != std::string::npos && close > open ? message.substr(open + 2, close - open - 2)
+                                                   : "";
 }
 
 // Parses argv into vm. Returns an exit code when the command should stop here (help printed:
@@ -56,7 +66,8 @@ inline std::optional<int> parse_command_line(
     po::notify(*vm);
   } catch (const po::invalid_option_value& e) {
     std::cerr << "clothfit " << command << ": " << e.what()
-              << expected_option_value(all, e.get_option_name()) << "\n\n"
+              << expected_option_value(all, e.get_option_name(), quoted_argument(e.what()))
+              << "\n\n"
               << visible << "\n";
     return kExitBadInput;
   } catch (const po::error& e) {

@@ -490,7 +490,11 @@ int run_plot_command(int argc, char** argv) {
                                 : parse_decimal(std::string_view(t).substr(eq + 1));
     const double v = n.value;
     if (eq == 0 || n.status != DecimalNumber::ok)
-      return usage_error("plot", "--truth expects NAME=VALUE, e.g. mu.table=0.3, not '" + t + "'");
+      return usage_error("plot", "--truth expects NAME=VALUE, e.g. mu.table=0.3" +
+                                     std::string(n.status == DecimalNumber::out_of_range
+                                                     ? ", VALUE " + n.expected()
+                                                     : "") +
+                                     ", not '" + t + "'");
     if (!truth.emplace(t.substr(0, eq), v).second)
       return usage_error("plot", "--truth: '" + t.substr(0, eq) + "' is given more than once");
   }

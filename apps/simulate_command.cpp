@@ -47,14 +47,18 @@ const char* kIterationsHeader =
     "step_scale,increment,largest_node,largest_dx,largest_dy,largest_dz";
 
 // A trajectory row's numbers as text by std::to_chars (the rows are formatted between the timed
-// steps, and a stream's formatting took as long as a fifth of the hanging example's steps): 9
-// significant digits, as printf's %.9g, and beyond 1 in size one more per integer digit, so that
-// coordinates keep 1e-9 m wherever the cloth is (at 1e6 m, 9 digits were 1 mm, and the file's
-// edges were 1.4 % off their length).
+// steps, and a stream's formatting took as long as a fifth of the hanging example's steps).
 class RowWriter {
  public:
   void add(long value) { m_end = std::to_chars(m_end, std::end(m_buffer), value).ptr; }
+  // 9 significant digits, as printf's %.9g (the times, as steps.csv gives them).
   void add(double value) {
+    m_end = std::to_chars(m_end, std::end(m_buffer), value, std::chars_format::general, 9).ptr;
+  }
+  // 9 significant digits and, beyond 1 in size, one more per integer digit, so that coordinates
+  // keep 1e-9 m wherever the cloth is (at 1e6 m, 9 digits were 1 mm, and the file's edges were
+  // 1.4 % off their length).
+  void add_coordinate(double value) {
     int digits = 9;
     for (double size = std::abs(value); size >= 1.0 && digits < 17; size /= 10.0)
       ++digits;
@@ -78,7 +82,7 @@ int run_simulate_command(int argc, char** argv) {
   po::options_description options(kUsage);
   std::string scenario_path, out_dir, qp_name;
   std::vector<std::string> friction;
-  double duration = 0.0;
+  std::string duration;
   options.add_options()("help,h", "show this help")("out,o", po::value(&out_dir),
                                                     "output folder (created if needed)")(
       "qp", po::value(&qp_name),
@@ -110,11 +114,15 @@ int run_simulate_command(int argc, char** argv) {
     overrides.qp_solver = type;
   }
   if (vm.count("duration")) {
-    if (!(duration > 0)) {
-      std::cerr << "clothfit simulate: --duration: expected a number > 0\n";
-      return kExitBadInput;
-    }
-    overrides.duration = duration;
+    // Read as every number on the command line (Boost's conversion took "+1", inf and nan).
+    const DecimalNumber number = parse_decimal(duration);
+    if (number.status != DecimalNumber::ok || !(number.value > 0))
+      return usage_error("simulate",
+                         "--duration: expected " +
+                             (number.status == DecimalNumber::ok ? std::string("a number > 0")
+                                                                 : number.expected() + " > 0") +
+                             ", found '" + duration + "'");
+    overrides.duration = number.value;
   }
   const bool quiet = vm.count("quiet") > 0;
 
@@ -142,8 +150,11 @@ int run_simulate_command(int argc, char** argv) {
                                      : parse_decimal(std::string_view(item).substr(eq + 1));
     const double mu = number.value;
     if (number.status != DecimalNumber::ok || !(mu >= 0.0))
-      return usage_error(
-          "simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0, found '" + item + "'");
+      return usage_error("simulate", "--mu: expected NAME=VALUE with a finite VALUE >= 0" +
+                                         std::string(number.status == DecimalNumber::out_of_range
+                                                         ? " (" + number.expected() + ")"
+                                                         : "") +
+                                         ", found '" + item + "'");
     if (mu > obstacles::kMaxFrictionCoefficient)
       return usage_error("simulate", "--mu: expected a VALUE of at most " +
                                          format_number(obstacles::kMaxFrictionCoefficient) +
@@ -223,7 +234,7 @@ int run_simulate_command(int argc, char** argv) {
       row.add(static_cast<long>(i));
       for (int d = 0; d < 3; ++d) {
         row.add(',');
-        row.add(positions[3 * i + d]);
+        row.add_coordinate(positions[3 * i + d]);
       }
       row.add('\n');
       row.flush_to(trajectory);

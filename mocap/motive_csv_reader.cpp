@@ -115,7 +115,7 @@ std::string not_a_double_reason(std::string_view text) {
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, ignored);
   return ec == std::errc::result_out_of_range && ptr == end
-             ? " (beyond the range of a double: about 1e-308 to 1e308 in size)"
+             ? " (beyond the range of a double: about 5e-324 to 1.8e308 in size)"
              : "";
 }
 

@@ -9,7 +9,7 @@ namespace clothfit {
 std::string DecimalNumber::expected() const {
   switch (status) {
     case out_of_range:
-      return "a number within a double's range (about 1e-308 to 1e308 in size)";
+      return "a number within a double's range (about 5e-324 to 1.8e308 in size)";
     case not_finite:
       return "a finite number";
     case ok:

@@ -7,9 +7,11 @@
 #include <limits>
 #include <numbers>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "core/collision/edge_edge_distance.hpp"
+#include "core/collision/point_triangle_distance.hpp"
 #include "core/collision/triangle_triangle_intersection.hpp"
 #include "core/io/json_object.hpp"
 #include "core/mesh/coincident_nodes.hpp"
@@ -351,19 +353,32 @@ std::string stick_start_warning(const Scenario& scenario) {
       return out.str();
     }
   }
+  // The axis does not cross the cloth: its distance to a triangle is that of an end of the axis
+  // to the triangle or of the axis to an edge of it.
   double closest = std::numeric_limits<double>::infinity();
-  mesh::Edge closest_edge{};
+  std::string where;
   for (const mesh::Edge& e : mesh.edges) {
     const double d = collision::edge_edge_distance(a, b, node(e[0]), node(e[1]));
     if (d < closest) {
       closest = d;
-      closest_edge = e;
+      where =
+          "the cloth edge between nodes " + std::to_string(e[0]) + " and " + std::to_string(e[1]);
+    }
+  }
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    const mesh::Triangle& tri = mesh.triangles[t];
+    for (const Eigen::Vector3d& end : {a, b}) {
+      const double d =
+          collision::point_triangle_distance(end, node(tri[0]), node(tri[1]), node(tri[2]));
+      if (d < closest) {
+        closest = d;
+        where = "quad " + std::to_string(t / 2 + 1) + " of the cloth";
+      }
     }
   }
   if (!(closest < stick.radius))
     return "";
-  out << "the stick starts " << std::setprecision(3) << closest
-      << " m from the cloth edge between nodes " << closest_edge[0] << " and " << closest_edge[1]
+  out << "the stick starts " << std::setprecision(3) << closest << " m from " << where
       << ", within its radius (" << format_number(stick.radius)
       << " m): the first step must push the cloth out at once, and may fail. Start the stick "
          "clear of the cloth by its radius";
@@ -390,9 +405,9 @@ std::string thickness_warning(const Scenario& scenario) {
   out << "self_collisions.thickness (" << format_number(options.thickness)
       << " m) is more than half the mesh's shortest rest edge (" << std::setprecision(3) << shortest
       << " m, between nodes " << shortest_edge[0] << " and " << shortest_edge[1]
-      << "): non-adjacent elements start about one edge apart, so they may start closer than "
-         "the thickness and the first steps fail to part them. Keep it well below the edge "
-         "length";
+      << "): non-adjacent elements start about one edge apart, so a thickness near that leaves "
+         "them little room, and the first steps may fail to keep them apart. Keep it well below "
+         "the edge length";
   return out.str();
 }
 
@@ -403,7 +418,7 @@ namespace {
 // straight line between its values at those step times. `value(t)` is the path at time t.
 struct KeyframeCut {
   double time = 0.0, size = 0.0;
-  int count = 0;  // keyframes cut by more than the threshold
+  std::vector<double> times;  // of the keyframes cut by more than the threshold
 };
 template <class Value>
 KeyframeCut worst_keyframe_cut(const std::vector<double>& times, const Value& value, double dt,
@@ -419,9 +434,11 @@ KeyframeCut worst_keyframe_cut(const std::vector<double>& times, const Value& va
     const double size = (value(t) - ((1.0 - s) * value(before) + s * value(after))).norm();
     if (!(size > threshold))
       continue;
-    ++worst.count;
-    if (size > worst.size)
-      worst = {t, size, worst.count};
+    worst.times.push_back(t);
+    if (size > worst.size) {
+      worst.time = t;
+      worst.size = size;
+    }
   }
   return worst;
 }
@@ -437,13 +454,14 @@ std::string keyframe_sampling_warning(const Scenario& scenario) {
     bool angle = false;  // the cut is of an angle (rad), not a position (m)
     KeyframeCut cut;
   } worst;
-  double worst_ratio = 0.0;  // cuts are compared relative to their threshold
-  int cuts = 0;
+  double worst_ratio = 0.0;    // cuts are compared relative to their threshold
+  std::set<double> cut_times;  // a keyframe several paths share (held nodes of a group) once
   const auto consider = [&](const KeyframeCut& cut, const std::string& path, bool angle) {
-    cuts += cut.count;
+    cut_times.insert(cut.times.begin(), cut.times.end());
     const double ratio =
         cut.size / (angle ? kKeyframeCutWarning_deg * kDegree : kKeyframeCutWarning_m);
-    if (cut.count > 0 && ratio > worst_ratio) {
+    // The first of equal cuts (to rounding) is named: the lowest node of a held group.
+    if (!cut.times.empty() && ratio > worst_ratio * (1.0 + 1e-9)) {
       worst_ratio = ratio;
       worst = {path, angle, cut};
     }
@@ -477,16 +495,17 @@ std::string keyframe_sampling_warning(const Scenario& scenario) {
                  dt, end, kKeyframeCutWarning_deg * kDegree),
              "the rotation of obstacle '" + obstacle->name() + "'", true);
   }
-  if (cuts == 0)
+  if (cut_times.empty())
     return "";
+  const std::size_t more = cut_times.size() - 1;
   std::ostringstream out;
   out << worst.path << " turns at the keyframe at t = " << format_number(worst.cut.time)
       << " s, between two steps (time_step " << format_number(dt)
       << " s): the run sees it at the steps only, which cuts that corner by "
       << std::setprecision(3) << (worst.angle ? worst.cut.size / kDegree : worst.cut.size)
       << (worst.angle ? "°" : " m");
-  if (cuts > 1)
-    out << " (" << cuts - 1 << " more keyframe" << (cuts > 2 ? "s" : "") << " cut by over "
+  if (more > 0)
+    out << " (" << more << " more keyframe time" << (more > 1 ? "s" : "") << " cut by over "
         << format_number(kKeyframeCutWarning_m) << " m or "
         << format_number(kKeyframeCutWarning_deg) << "°)";
   out << "; a motion shorter than a step is missed altogether. Put keyframes on multiples of the "

@@ -31,7 +31,7 @@ TEST(DecimalNumber, NamesNumbersBeyondRangeAndNonFiniteOnes) {
   for (const char* text : {"1e400", "-1e400", "1e-400"}) {
     const DecimalNumber n = parse_decimal(text);
     EXPECT_EQ(n.status, DecimalNumber::out_of_range) << text;
-    EXPECT_EQ(n.expected(), "a number within a double's range (about 1e-308 to 1e308 in size)");
+    EXPECT_EQ(n.expected(), "a number within a double's range (about 5e-324 to 1.8e308 in size)");
   }
   for (const char* text : {"inf", "-inf", "infinity", "nan"}) {
     const DecimalNumber n = parse_decimal(text);

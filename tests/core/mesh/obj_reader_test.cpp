@@ -173,10 +173,10 @@ TEST(ObjReader, NonFiniteCoordinatesAreReportedAtTheirColumn) {
   EXPECT_EQ(error("v 0 0 0\nv 1 0 -inf\n"), "2:7: expected a finite number, found '-inf'");
   // Written right but beyond a double: named as out of range, not as "not a number".
   EXPECT_EQ(error("v 0 0 0\nv 1 0 1e400\n"),
-            "2:7: expected a number within a double's range (about 1e-308 to 1e308 in size), "
+            "2:7: expected a number within a double's range (about 5e-324 to 1.8e308 in size), "
             "found '1e400'");
   EXPECT_EQ(error("v 0 0 0 1e-400\n"),
-            "1:9: expected a number within a double's range (about 1e-308 to 1e308 in size), "
+            "1:9: expected a number within a double's range (about 5e-324 to 1.8e308 in size), "
             "found '1e-400'");
   // The w that is not used may be anything a number can be, but it must be one.
   EXPECT_EQ(error("v 0 0 0 inf\nv 1 0 0 nan\nv 0 1 0\nv 1 1 0\nf 1 2 4 3\n"), "(no error)");

@@ -133,16 +133,21 @@ TEST(Scenario, KeyframesBetweenStepsThatTurnAreWarnedAbout) {
   EXPECT_EQ(warning(j), "");
   j["held"] = {{{"node", 0}, {"path", path({{0.04, 0}, {0.045, 0.0009}, {0.05, 0}})}}};
   EXPECT_EQ(warning(j), "");  // below the 1 mm threshold
+  // Nodes held together share their path: one keyframe, named at the group's first node, and
+  // not counted once per node.
+  j["held"] = {{{"nodes", {0, 3, 6}}, {"path", path({{0.04, 0}, {0.045, 0.3}, {0.05, 0}})}}};
+  EXPECT_EQ(warning(j).substr(0, 55), "held node 0's path turns at the keyframe at t = 0.045 s");
+  EXPECT_EQ(warning(j).find("more keyframe"), std::string::npos) << warning(j);
 
   // The stick and obstacles too; the worst of all is named, and how many more there are.
   j = base();
   j["stick"] = {{"end0", {{"position", {0, -0.5, 0.2}}, {"path", path({{0.03, 0}, {0.035, 0.2}})}}},
-                {"end1", {{"position", {0, 0.5, 0.2}}, {"path", path({{0.03, 0}, {0.035, 0.1}})}}}};
+                {"end1", {{"position", {0, 0.5, 0.2}}, {"path", path({{0.03, 0}, {0.036, 0.1}})}}}};
   EXPECT_NE(warning(j).find("stick.end0.path turns at the keyframe at t = 0.035 s"),
             std::string::npos)
       << warning(j);
-  EXPECT_NE(warning(j).find("cuts that corner by 0.1 m (1 more keyframe cut by over 0.001 m or "
-                            "0.1°)"),
+  EXPECT_NE(warning(j).find("cuts that corner by 0.1 m (1 more keyframe time cut by over 0.001 m "
+                            "or 0.1°)"),
             std::string::npos)
       << warning(j);
   j = base();

@@ -148,6 +148,16 @@ TEST(StickScenario, AStickStartingInTheClothIsWarnedAbout) {
             std::string::npos);
   j["stick"]["radius"] = 0.004;
   EXPECT_EQ(stick_start_warning(parse_scenario(j, "s.json")), "");
+  // A vertical stick ending 3 mm above a quad's centre, far from its edges (its first step ran to
+  // the iteration cap, and the warning looked at edges only).
+  j["stick"] = {{"end0", {{"position", {0.175, 0.334, 0.003}}}},
+                {"end1", {{"position", {0.175, 0.334, 0.5}}}}};
+  EXPECT_NE(
+      stick_start_warning(parse_scenario(j, "s.json")).find("the stick starts 0.003 m from quad "),
+      std::string::npos)
+      << stick_start_warning(parse_scenario(j, "s.json"));
+  j["stick"]["end0"]["position"] = {0.175, 0.334, 0.02};
+  EXPECT_EQ(stick_start_warning(parse_scenario(j, "s.json")), "");
 }
 
 // The 7 × 9 DIN A2 grid's shortest edge is 0.07 m: a thickness above half of it is warned about
